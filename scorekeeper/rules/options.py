@@ -1,0 +1,139 @@
+"""Typed options per game, the ``classic`` and ``seed`` presets (spec 1.2).
+
+A game's options are a frozen dataclass whose fields are declared with
+:func:`option`; the metadata drives validation and the catalog.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from .errors import OptionsInvalid
+from .fields import describe, is_int
+from .result import Problem
+
+PRESETS = ("classic", "seed")
+EFFECTS = ("scoring", "check", "recorded")
+_SAME = object()
+
+
+def option(
+    classic: Any,
+    *,
+    seed: Any = _SAME,
+    effect: str,
+    help: str,
+    choices: tuple | None = None,
+    minimum: int | None = None,
+    auto: bool = False,
+) -> Any:
+    """Declare one option. ``choices`` lists allowed values (strings or ints); ``minimum``
+    bounds a free integer; ``auto`` also admits the string ``"auto"``."""
+    assert effect in EFFECTS
+    meta = {
+        "classic": classic,
+        "seed": classic if seed is _SAME else seed,
+        "effect": effect,
+        "help": help,
+        "choices": choices,
+        "minimum": minimum,
+        "auto": auto,
+    }
+    return dataclasses.field(default=classic, metadata=meta)
+
+
+def _kind(meta: dict, default: Any) -> str:
+    if isinstance(default, bool):
+        return "bool"
+    if meta["auto"]:
+        return "auto_int"
+    if meta["choices"] is not None:
+        return "enum"
+    return "int"
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """Base of every game's options dataclass."""
+
+    presets: ClassVar[tuple[str, ...]] = PRESETS
+
+    @classmethod
+    def specs(cls) -> list[dict[str, Any]]:
+        """Catalog description of every option, in declaration order."""
+        out = []
+        for f in dataclasses.fields(cls):
+            meta = f.metadata
+            spec = {
+                "name": f.name,
+                "type": _kind(meta, meta["classic"]),
+                "effect": meta["effect"],
+                "help": meta["help"],
+                "defaults": {"classic": meta["classic"], "seed": meta["seed"]},
+            }
+            if meta["choices"] is not None:
+                spec["choices"] = list(meta["choices"])
+            if meta["minimum"] is not None:
+                spec["minimum"] = meta["minimum"]
+            out.append(spec)
+        return out
+
+    @classmethod
+    def preset(cls, name: str = "classic") -> Self:
+        return cls.resolve(name)
+
+    @classmethod
+    def resolve(cls, preset: Any = "classic", overrides: Any = None) -> Self:
+        """The preset's values with ``overrides`` applied one by one; raises OptionsInvalid."""
+        problems: list[Problem] = []
+        if preset is None:
+            preset = "classic"
+        if preset not in PRESETS:
+            problems.append(
+                Problem("preset_invalid", "preset", f"preset must be classic or seed, not {describe(preset)}")
+            )
+            raise OptionsInvalid(problems)
+        if overrides is None:
+            overrides = {}
+        if not isinstance(overrides, dict):
+            raise OptionsInvalid([Problem("field_invalid", "options", "options must be an object")])
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        values = {name: f.metadata[preset] for name, f in fields.items()}
+        for name, value in overrides.items():
+            path = f"options.{name}"
+            f = fields.get(name)
+            if f is None:
+                problems.append(Problem("option_unknown", path, f"{name} is not an option of this game"))
+                continue
+            message = _check_value(f.metadata, value)
+            if message:
+                problems.append(Problem("option_invalid", path, f"{name} {message}"))
+                continue
+            values[name] = value
+        if problems:
+            raise OptionsInvalid(problems)
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def _check_value(meta: dict, value: Any) -> str | None:
+    """Why ``value`` is not acceptable for the option described by ``meta``, or None."""
+    kind = _kind(meta, meta["classic"])
+    if kind == "bool":
+        return None if isinstance(value, bool) else f"must be true or false, not {describe(value)}"
+    if kind == "enum":
+        if value in meta["choices"] and type(value) is type(meta["classic"]):
+            return None
+        allowed = ", ".join(str(c) for c in meta["choices"])
+        return f"must be one of {allowed}, not {describe(value)}"
+    if kind == "auto_int" and value == "auto":
+        return None
+    minimum = meta["minimum"] if meta["minimum"] is not None else 1
+    if is_int(value) and value >= minimum:
+        return None
+    prefix = '"auto" or ' if kind == "auto_int" else ""
+    return f"must be {prefix}an integer ≥ {minimum}, not {describe(value)}"

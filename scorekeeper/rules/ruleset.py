@@ -1,0 +1,129 @@
+"""The ruleset base class and the registry of rulesets by game key."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from .errors import HandRejected, UnknownGame
+from .options import GameOptions
+from .result import Evaluation, Problem
+
+RULESETS: dict[str, type[Ruleset]] = {}
+
+
+def register(cls: type[Ruleset]) -> type[Ruleset]:
+    RULESETS[cls.key] = cls
+    return cls
+
+
+def find_ruleset(key: str) -> type[Ruleset]:
+    """The ruleset class for a game key; raises UnknownGame (a ValueError)."""
+    try:
+        return RULESETS[key]
+    except (KeyError, TypeError):
+        raise UnknownGame(f"unknown game {key!r}; known: {', '.join(sorted(RULESETS))}") from None
+
+
+class Ruleset:
+    """One game with resolved options and a seat count.
+
+    Subclasses set the class attributes and implement ``initial_state``,
+    ``state_problems`` and ``_evaluate``; ``evaluate`` never raises on bad input,
+    ``check`` lists every blocking problem, ``score`` raises ``HandRejected``.
+    """
+
+    key: ClassVar[str]
+    title: ClassVar[str]
+    seat_counts: ClassVar[tuple[int, ...]]
+    Options: ClassVar[type[GameOptions]]
+    #: JSON-schema-like description of a hand record, for the catalog.
+    record_schema: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, options: GameOptions | None = None, seats: int | None = None):
+        self.options = options if options is not None else self.Options.preset("classic")
+        self.seats = self.seat_counts[0] if seats is None else seats
+
+    @classmethod
+    def create(cls, preset: str = "classic", options: dict | None = None, seats: int | None = None):
+        """Resolve ``preset`` + ``options`` overrides; raises OptionsInvalid."""
+        return cls(cls.Options.resolve(preset, options), seats)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.options!r}, seats={self.seats})"
+
+    # -- to implement ------------------------------------------------------
+    def initial_state(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def state_problems(self, state: dict[str, Any]) -> list[str]:
+        """Why ``state`` is malformed or breaks the game's invariants (empty if fine)."""
+        raise NotImplementedError
+
+    def _evaluate(self, state: dict[str, Any], record: dict[str, Any], ev: Evaluation, accept_declared: bool) -> None:
+        """Validate and score ``record`` into ``ev`` (spec 1.4 steps 2–6).
+
+        With ``accept_declared`` the state after the hand is built from the declared
+        values when there are mismatches (spec 1.6).
+        """
+        raise NotImplementedError
+
+    # -- public API ----------------------------------------------------------
+    def evaluate(self, state: Any, record: Any, *, accept_declared: bool = False) -> Evaluation:
+        ev = Evaluation()
+        if self.seats not in self.seat_counts:
+            allowed = ", ".join(map(str, self.seat_counts))
+            ev.error("seat_count", "seats", f"{self.key} is played by {allowed} players, not {self.seats}")
+            return ev
+        if state is None:
+            state = self.initial_state()
+        elif not isinstance(state, dict):
+            ev.error("state_invalid", "state", "the state must be an object or null")
+            return ev
+        else:
+            reasons = self.state_problems(state)
+            if reasons:
+                ev.error("state_invalid", "state", "; ".join(reasons))
+                return ev
+        if state.get("over"):
+            ev.error("match_already_over", "state", "the match is already over")
+            return ev
+        if not isinstance(record, dict):
+            ev.error("field_invalid", "", "the hand record must be a JSON object")
+            return ev
+        self._evaluate(state, record, ev, accept_declared)
+        if ev.errors:
+            ev.discard_scoring()
+        return ev
+
+    def check(self, state: Any, record: Any) -> list[Problem]:
+        """Every problem that stops the hand from being recorded: errors, then mismatches."""
+        ev = self.evaluate(state, record)
+        return ev.errors + [m.as_problem() for m in ev.mismatches]
+
+    def score(self, state: Any, record: Any) -> Evaluation:
+        """The evaluation of a valid hand; raises HandRejected otherwise."""
+        ev = self.evaluate(state, record)
+        if not ev.valid:
+            raise HandRejected(ev)
+        return ev
+
+    def play(self, records: list[Any], state: Any = None) -> list[Evaluation]:
+        """Score a sequence of hands from ``state``; raises HandRejected at the first bad one."""
+        out = []
+        for record in records:
+            ev = self.score(state, record)
+            out.append(ev)
+            state = ev.state_after
+        return out
+
+    @classmethod
+    def describe(cls) -> dict[str, Any]:
+        """Catalog entry: seat counts, options with their defaults per preset, record schema."""
+        return {
+            "key": cls.key,
+            "title": cls.title,
+            "seats": list(cls.seat_counts),
+            "presets": list(GameOptions.presets),
+            "options": cls.Options.specs(),
+            "record_schema": cls.record_schema,
+        }
