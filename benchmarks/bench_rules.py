@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper.rules import find_ruleset  # noqa: E402
+from scorekeeper.rules import find_ruleset
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "conformance"
 CARD_FIELDS = ("dealt", "hands", "trick_cards")
