@@ -109,3 +109,10 @@ class Evaluation:
             "mismatches": [m.to_dict() for m in self.mismatches],
             "warnings": [p.to_dict() for p in self.warnings],
         }
+
+
+def competition_ranking(values: list[int], *, lower_is_better: bool = False) -> list[int]:
+    """Spec 1.1 placements: 1 + the number of players with a strictly better value (1, 1, 3)."""
+    if lower_is_better:
+        return [1 + sum(other < v for other in values) for v in values]
+    return [1 + sum(other > v for other in values) for v in values]
