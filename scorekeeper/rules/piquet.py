@@ -1,1 +1,975 @@
-"""Placeholder until the game module lands."""
+"""The piquet family (spec 2–7): shared declaration parsing, play input, the reckoning-order
+engine, state helpers, and the two-hand rulesets ``piquet``, ``piquet-au-cent`` and
+``piquet-auction``.
+
+Usage note for the partnership / three-hand rulesets (``piquet_partners.py``): read the four
+categories with :func:`parse_declarations` and a :class:`DeclarationRules` (``VOLEUR_DECLARATIONS``
+or ``normand_declarations(...)``, ``finished=`` for ``seat_finished``); read the winners with
+:func:`parse_tricks` (``tricks_in_deal=8`` or 10; it reports ``seat_out_of_range`` and too many
+winners); reject the two-hand-only fields with :func:`reject_fields` (``TWO_HAND_ONLY_FIELDS``).
+Then call :func:`reckon` with the variant's :class:`ReckoningParams` (:func:`voleur_params`,
+:func:`normand_params`, :func:`normand_two_hand_params`), ``first_leader=`` (see
+:func:`first_leader_of`), ``before=`` the side totals and ``target=``. The returned
+:class:`Reckoning` has per-side ``points``, ``lines`` (attributed to the seat that earned them;
+give them to ``Evaluation.line``), ``stop_side``/``stop_step``, ``short`` (the tricks ran out
+without a stop: report it with :func:`report_short_play`), and the facts that
+:func:`explain_mismatch` turns into a human explanation. State helpers:
+:func:`piquet_state_problems`, :func:`advance_state`, :func:`warn_dealer_rotation`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
+
+from .cards import PIQUET_PACK, parse_rank  # noqa: F401  (PIQUET_PACK re-exported for callers)
+from .errors import CardInvalid
+from .fields import MISSING, Fields, describe, is_int, join
+from .result import Evaluation
+
+# -- ranks and values (spec 2.1, 2.2) ---------------------------------------------------------
+
+PIQUET_RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
+RANK_INDEX = {rank: i for i, rank in enumerate(PIQUET_RANKS)}
+#: Possible pips for a point of ``cards`` cards (spec 2.2).
+PIP_RANGE = {2: (15, 21), 3: (24, 31), 4: (34, 41), 5: (44, 51), 6: (54, 60), 7: (64, 68), 8: (75, 75)}
+SET_RANKS = frozenset(("A", "K", "Q", "J", "10"))
+SET_RANKS_NO_ACES = frozenset(("K", "Q", "J", "10"))
+
+SEQUENCE_NAMES = {3: "tierce", 4: "quart", 5: "quint", 6: "sixième", 7: "septième", 8: "huitième"}
+RANK_NAMES = {"A": "ace", "K": "king", "Q": "queen", "J": "knave", "10": "ten", "9": "nine",
+              "8": "eight", "7": "seven"}
+RANK_PLURALS = {"A": "aces", "K": "kings", "Q": "queens", "J": "knaves", "10": "tens"}
+
+#: Record fields only the two-hand variants know (spec 2.3, 2.6; voleur and normand reject them).
+TWO_HAND_ONLY_FIELDS = ("play", "dealt", "hands", "trick_cards")
+CARD_LEVEL_FIELDS = ("dealt", "hands", "trick_cards")
+
+
+def seqval(length: int) -> int:
+    """Value of a sequence: tierce 3, quart 4, quint and longer length + 10 (spec 2.2)."""
+    return length if length < 5 else length + 10
+
+
+def setval(count: int) -> int:
+    """Value of a set: trio 3, quatorze 14 (spec 2.2)."""
+    return 14 if count == 4 else 3
+
+
+# -- declaration value types ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    scorer: int | None
+    cards: int
+    pips: int
+
+    @property
+    def value(self) -> int:
+        return self.cards
+
+    def describe(self) -> str:
+        return f"point of {self.cards} ({self.pips})"
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    length: int
+    top: str
+
+    def describe(self) -> str:
+        return f"{SEQUENCE_NAMES[self.length]} to the {RANK_NAMES[self.top]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Sequences:
+    scorer: int | None
+    runs: tuple[Run, ...]
+
+    @property
+    def value(self) -> int:
+        return sum(seqval(run.length) for run in self.runs)
+
+    def describe(self) -> str:
+        if not self.runs:
+            return "sequences"
+        best = max(self.runs, key=lambda r: (r.length, RANK_INDEX[r.top]))
+        return best.describe()
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """One set: three or four cards of a rank (a trio or a quatorze)."""
+
+    rank: str
+    count: int
+
+    def describe(self) -> str:
+        return f"{'quatorze' if self.count == 4 else 'trio'} of {RANK_PLURALS[self.rank]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Sets:
+    scorer: int
+    sets: tuple[Meld, ...]
+
+    @property
+    def value(self) -> int:
+        return sum(setval(m.count) for m in self.sets)
+
+    def describe(self) -> str:
+        best = max(self.sets, key=lambda m: (m.count, RANK_INDEX[m.rank]))
+        return best.describe()
+
+
+@dataclass(frozen=True, slots=True)
+class Declarations:
+    """The four categories of one deal, validated (spec 2.2). ``carte_blanche`` lists holders."""
+
+    carte_blanche: tuple[int, ...]
+    point: Point | None
+    sequences: Sequences | None
+    sets: Sets | None
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarationRules:
+    """How a variant constrains the declarations (spec 2.2).
+
+    ``card_limit`` bounds Σ lengths and Σ counts (the cards the scorer's side holds);
+    ``blanche_list`` admits a list of holders for ``carte_blanche``.
+    """
+
+    min_point: int = 3
+    card_limit: int = 12
+    blanche_list: bool = False
+    sets_exclude_aces: bool = False
+
+    def with_aces(self, sets_exclude_aces: bool) -> DeclarationRules:
+        return replace(self, sets_exclude_aces=sets_exclude_aces)
+
+
+TWO_HAND_DECLARATIONS = DeclarationRules()
+VOLEUR_DECLARATIONS = DeclarationRules(min_point=2, card_limit=16, blanche_list=True)
+NORMAND_DECLARATIONS = DeclarationRules(card_limit=10, blanche_list=True)
+
+
+def _scorer(f: Fields, raw: Any, path: str, finished: frozenset[int], *, nullable: bool) -> Any:
+    """A scorer or holder seat; ``MISSING`` after an error, ``None`` for an allowed null."""
+    if raw is None and nullable:
+        return None
+    seat = f.seat(raw, path)
+    if seat is None:
+        return MISSING
+    if seat in finished:
+        f.error("seat_finished", path, f"seat {seat} has finished the match and takes no part")
+        return MISSING
+    return seat
+
+
+def parse_declarations(
+    record: dict,
+    f: Fields,
+    rules: DeclarationRules = TWO_HAND_DECLARATIONS,
+    *,
+    finished: frozenset[int] | tuple[int, ...] = frozenset(),
+) -> Declarations | None:
+    """Read and validate the four categories of spec 2.2; ``None`` if any error was recorded.
+
+    Every fault is reported (with its spec code and path), not only the first. ``finished`` are
+    the seats that may take no part (normand phase 2: ``seat_finished``).
+    """
+    finished = frozenset(finished)
+    ok = True
+    values: dict[str, Any] = {}
+    for key in ("carte_blanche", "point", "sequences", "sets"):
+        if key not in record:
+            f.error("field_missing", key, f"{key} is required (null when nothing was declared)")
+            ok = False
+            continue
+        values[key] = record[key]
+    if not ok:
+        # Still check the present categories so that one pass reports every fault.
+        pass
+
+    blanche: tuple[int, ...] = ()
+    if "carte_blanche" in values and values["carte_blanche"] is not None:
+        raw = values["carte_blanche"]
+        if isinstance(raw, list) and rules.blanche_list:
+            holders = []
+            for i, item in enumerate(raw):
+                seat = _scorer(f, item, join("carte_blanche", i), finished, nullable=False)
+                if seat is MISSING:
+                    ok = False
+                elif seat in holders:
+                    f.error("field_invalid", join("carte_blanche", i), f"seat {seat} is listed twice")
+                    ok = False
+                else:
+                    holders.append(seat)
+            blanche = tuple(holders)
+        elif isinstance(raw, list):
+            f.error("field_invalid", "carte_blanche", "carte_blanche must be one seat or null here")
+            ok = False
+        else:
+            seat = _scorer(f, raw, "carte_blanche", finished, nullable=False)
+            if seat is MISSING:
+                ok = False
+            else:
+                blanche = (seat,)
+
+    point = _parse_point(f, values.get("point"), rules, finished)
+    sequences = _parse_sequences(f, values.get("sequences"), rules, finished)
+    sets = _parse_sets(f, values.get("sets"), rules, finished)
+    if not ok or point is MISSING or sequences is MISSING or sets is MISSING:
+        return None
+    return Declarations(blanche, point, sequences, sets)
+
+
+def _parse_point(f: Fields, raw: Any, rules: DeclarationRules, finished: frozenset[int]) -> Any:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        f.error("field_invalid", "point", f"point must be an object or null, not {describe(raw)}")
+        return MISSING
+    ok = True
+    if "scorer" not in raw:
+        f.error("field_missing", "point.scorer", "point.scorer is required (null for equal)")
+        ok = False
+        scorer = None
+    else:
+        scorer = _scorer(f, raw["scorer"], "point.scorer", finished, nullable=True)
+        ok = ok and scorer is not MISSING
+    cards = raw.get("cards")
+    pips = raw.get("pips")
+    for key, value in (("cards", cards), ("pips", pips)):
+        if value is None:
+            f.error("field_missing", f"point.{key}", f"point.{key} is required")
+            ok = False
+        elif not is_int(value):
+            f.error("point_invalid", f"point.{key}", f"point.{key} must be an integer, not {describe(value)}")
+            ok = False
+    if not ok:
+        return MISSING
+    if not rules.min_point <= cards <= 8:
+        f.error("point_invalid", "point.cards", f"a point has {rules.min_point} to 8 cards, not {cards}")
+        return MISSING
+    low, high = PIP_RANGE[cards]
+    if not low <= pips <= high:
+        f.error("point_invalid", "point.pips", f"{cards} cards hold {low}–{high} pips, not {pips}")
+        return MISSING
+    return Point(scorer, cards, pips)
+
+
+def _parse_sequences(f: Fields, raw: Any, rules: DeclarationRules, finished: frozenset[int]) -> Any:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        f.error("field_invalid", "sequences", f"sequences must be an object or null, not {describe(raw)}")
+        return MISSING
+    ok = True
+    if "scorer" not in raw:
+        f.error("field_missing", "sequences.scorer", "sequences.scorer is required (null for equal)")
+        ok = False
+        scorer = None
+    else:
+        scorer = _scorer(f, raw["scorer"], "sequences.scorer", finished, nullable=True)
+        ok = ok and scorer is not MISSING
+    runs_raw = raw.get("runs")
+    if runs_raw is None:
+        f.error("field_missing", "sequences.runs", "sequences.runs is required")
+        return MISSING
+    if not isinstance(runs_raw, list):
+        f.error("field_invalid", "sequences.runs", f"sequences.runs must be a list, not {describe(runs_raw)}")
+        return MISSING
+    runs = []
+    for i, item in enumerate(runs_raw):
+        path = join("sequences.runs", i)
+        run = _parse_run(f, item, path)
+        if run is None:
+            ok = False
+        else:
+            runs.append(run)
+    if not ok:
+        return MISSING
+    if scorer is not None and not runs:
+        f.error("category_empty", "sequences.runs", f"seat {scorer} scores sequences but none is listed")
+        return MISSING
+    total = sum(run.length for run in runs)
+    if total > rules.card_limit:
+        f.error(
+            "sequence_invalid",
+            "sequences.runs",
+            f"the runs hold {total} cards, more than the {rules.card_limit} a side holds",
+        )
+        return MISSING
+    return Sequences(scorer, tuple(runs))
+
+
+def _parse_run(f: Fields, item: Any, path: str) -> Run | None:
+    if not isinstance(item, dict):
+        f.error("field_invalid", path, f"{path} must be an object, not {describe(item)}")
+        return None
+    length = item.get("length")
+    top = item.get("top")
+    if length is None or top is None:
+        key = "length" if length is None else "top"
+        f.error("field_missing", join(path, key), f"{join(path, key)} is required")
+        return None
+    if not is_int(length) or not 3 <= length <= 8:
+        where = join(path, "length")
+        f.error("sequence_invalid", where, f"a sequence has 3 to 8 cards, not {describe(length)}")
+        return None
+    try:
+        rank = parse_rank(top)
+    except CardInvalid:
+        rank = None
+    if rank not in RANK_INDEX:
+        f.error("sequence_invalid", join(path, "top"), f"{describe(top)} is not a piquet rank")
+        return None
+    if RANK_INDEX[rank] < length - 1:
+        f.error(
+            "sequence_invalid",
+            path,
+            f"a run of {length} cannot be topped by the {RANK_NAMES[rank]} (the pack starts at the seven)",
+        )
+        return None
+    return Run(length, rank)
+
+
+def _parse_sets(f: Fields, raw: Any, rules: DeclarationRules, finished: frozenset[int]) -> Any:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        f.error("field_invalid", "sets", f"sets must be an object or null, not {describe(raw)}")
+        return MISSING
+    ok = True
+    if "scorer" not in raw:
+        f.error("field_missing", "sets.scorer", "sets.scorer is required")
+        ok = False
+        scorer = MISSING
+    elif raw["scorer"] is None:
+        f.error("sets_cannot_tie", "sets.scorer", "sets can never be equal: name the scorer")
+        ok = False
+        scorer = MISSING
+    else:
+        scorer = _scorer(f, raw["scorer"], "sets.scorer", finished, nullable=False)
+        ok = ok and scorer is not MISSING
+    items = raw.get("sets")
+    if items is None:
+        f.error("field_missing", "sets.sets", "sets.sets is required")
+        return MISSING
+    if not isinstance(items, list):
+        f.error("field_invalid", "sets.sets", f"sets.sets must be a list, not {describe(items)}")
+        return MISSING
+    allowed = SET_RANKS_NO_ACES if rules.sets_exclude_aces else SET_RANKS
+    melds: list[Meld] = []
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        path = join("sets.sets", i)
+        if not isinstance(item, dict):
+            f.error("field_invalid", path, f"{path} must be an object, not {describe(item)}")
+            ok = False
+            continue
+        rank_raw, count = item.get("rank"), item.get("count")
+        if rank_raw is None or count is None:
+            key = "rank" if rank_raw is None else "count"
+            f.error("field_missing", join(path, key), f"{join(path, key)} is required")
+            ok = False
+            continue
+        if not is_int(count) or count not in (3, 4):
+            f.error("set_invalid", join(path, "count"), f"a set has 3 or 4 cards, not {describe(count)}")
+            ok = False
+            continue
+        try:
+            rank = parse_rank(rank_raw)
+        except CardInvalid:
+            rank = None
+        if rank not in allowed:
+            which = "K Q J 10" if rules.sets_exclude_aces else "A K Q J 10"
+            message = f"sets are of {which}, not {describe(rank_raw)}"
+            f.error("set_rank_not_allowed", join(path, "rank"), message)
+            ok = False
+            continue
+        if rank in seen:
+            f.error("set_invalid", join(path, "rank"), f"the {RANK_PLURALS[rank]} are listed twice")
+            ok = False
+            continue
+        seen.add(rank)
+        melds.append(Meld(rank, count))
+    if not ok:
+        return MISSING
+    if not melds:
+        f.error("category_empty", "sets.sets", f"seat {scorer} scores sets but none is listed")
+        return MISSING
+    total = sum(m.count for m in melds)
+    if total > rules.card_limit:
+        message = f"the sets hold {total} cards, more than the {rules.card_limit} a side holds"
+        f.error("set_invalid", "sets.sets", message)
+        return MISSING
+    return Sets(scorer, tuple(melds))
+
+
+# -- play input (spec 2.3) ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySummary:
+    """The summary form of the play (two-hand variants)."""
+
+    tricks_won: tuple[int, int]
+    play_points: tuple[int, int]
+    last_trick: int
+    pique: bool
+
+
+def reject_fields(record: dict, f: Fields, names: tuple[str, ...] = TWO_HAND_ONLY_FIELDS) -> bool:
+    """``field_invalid`` for each present field the variant does not know; True if none."""
+    ok = True
+    for name in names:
+        if name in record:
+            f.error("field_invalid", name, f"{name} is not part of this game's record")
+            ok = False
+    return ok
+
+
+def parse_tricks(
+    record: dict, f: Fields, tricks_in_deal: int, *, finished: frozenset[int] = frozenset()
+) -> Any:
+    """The list of trick winners, ``None`` when absent, ``MISSING`` after an error.
+
+    More winners than the deal has is ``tricks_count`` here; fewer is judged after reckoning,
+    because a target stop (spec 2.5) makes a short list legal (:func:`report_short_play`).
+    """
+    raw = record.get("tricks")
+    if raw is None:
+        return None
+    if not isinstance(raw, list):
+        f.error("field_invalid", "tricks", f"tricks must be a list of seats, not {describe(raw)}")
+        return MISSING
+    if len(raw) > tricks_in_deal:
+        f.error("tricks_count", "tricks", f"a deal has {tricks_in_deal} tricks, not {len(raw)}")
+        return MISSING
+    ok = True
+    for i, w in enumerate(raw):
+        path = join("tricks", i)
+        if not (is_int(w) and 0 <= w < f.seats):
+            f.error("seat_out_of_range", path, f"{path} must be a seat 0…{f.seats - 1}, not {describe(w)}")
+            ok = False
+        elif w in finished:
+            f.error("seat_finished", path, f"seat {w} has finished the match and takes no part")
+            ok = False
+    return tuple(raw) if ok else MISSING
+
+
+def parse_summary(record: dict, f: Fields) -> Any:
+    """The ``play`` summary (spec 2.3); ``None`` when absent, ``MISSING`` after an error."""
+    raw = record.get("play")
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        f.error("field_invalid", "play", f"play must be an object, not {describe(raw)}")
+        return MISSING
+    ok = True
+    pairs = {}
+    for key in ("tricks_won", "play_points"):
+        value = raw.get(key)
+        path = join("play", key)
+        if value is None:
+            f.error("field_missing", path, f"{path} is required")
+            ok = False
+            continue
+        items = f.per_seat(value, path)
+        if items is None:
+            ok = False
+            continue
+        for i, v in enumerate(items):
+            if f.integer(v, join(path, i), minimum=0) is None:
+                ok = False
+        pairs[key] = tuple(items)
+    last = raw.get("last_trick")
+    if last is None:
+        f.error("field_missing", "play.last_trick", "play.last_trick is required")
+        ok = False
+    elif f.seat(last, "play.last_trick") is None:
+        ok = False
+    pique = raw.get("pique")
+    if pique is None:
+        f.error("field_missing", "play.pique", "play.pique is required")
+        ok = False
+    elif f.boolean(pique, "play.pique") is None:
+        ok = False
+    if not ok:
+        return MISSING
+    return PlaySummary(pairs["tricks_won"], pairs["play_points"], last, pique)
+
+
+def report_short_play(ev: Evaluation, winners: tuple[int, ...] | None, tricks_in_deal: int) -> None:
+    """The play ran out before the deal ended and no target stop happened (spec 2.3)."""
+    if not winners:
+        ev.error("play_missing", "tricks", "the play is required: give the trick winners")
+    else:
+        ev.error("tricks_count", "tricks", f"a deal has {tricks_in_deal} tricks, not {len(winners)}")
+
+
+# -- the reckoning-order engine (spec 2.4, 2.5) ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ReckoningParams:
+    """One row of the table of spec 2.4.
+
+    ``side_of[seat]`` is the seat's side (voleur: teams ``seat % 2``; elsewhere the seat itself).
+    The cards go to the side with strictly more tricks than every other side (two sides: ≥ 7 of
+    12, ≥ 5 of 8; three-hand normand: the unique most), capot to a side that won every trick.
+    ``first_leader`` is ``"dealer_left"`` or ``"dealer_right"`` (two-hand: the non-dealer either way).
+    """
+
+    name: str
+    tricks: int
+    side_of: tuple[int, ...]
+    repique_at: int
+    repique_bonus: int
+    pique_at: int
+    pique_bonus: int
+    lead_capture: bool = True
+    cards_value: int = 10
+    capot: int = 40
+    capot_additive: bool = False
+    first_leader: str = "dealer_left"
+
+    @property
+    def seats(self) -> int:
+        return len(self.side_of)
+
+    @property
+    def sides(self) -> int:
+        return max(self.side_of) + 1
+
+
+PIQUET_PARAMS = ReckoningParams("piquet", 12, (0, 1), 30, 60, 30, 30)
+AUCTION_PLUS_PARAMS = ReckoningParams("auction plus", 12, (0, 1), 30, 60, 29, 30, lead_capture=False)
+AUCTION_MINUS_PARAMS = ReckoningParams("auction minus", 12, (0, 1), 21, 60, 21, 30, lead_capture=False)
+VOLEUR_PARAMS = ReckoningParams("voleur", 8, (0, 1, 0, 1), 20, 70, 20, 40, first_leader="dealer_right")
+NORMAND_PARAMS = ReckoningParams(
+    "normand", 10, (0, 1, 2), 20, 70, 20, 40, capot=20, first_leader="dealer_right"
+)
+#: Phase 2 of normand: ordinary two-hand piquet between the two seats still playing.
+NORMAND_TWO_HAND_PARAMS = ReckoningParams("normand two-hand", 12, (0, 1, 2), 30, 60, 30, 30)
+
+
+@lru_cache(maxsize=64)
+def piquet_params(capot_additive: bool = False) -> ReckoningParams:
+    return replace(PIQUET_PARAMS, capot_additive=capot_additive)
+
+
+@lru_cache(maxsize=64)
+def auction_params(sign: str, capot_additive: bool = False) -> ReckoningParams:
+    base = AUCTION_PLUS_PARAMS if sign == "plus" else AUCTION_MINUS_PARAMS
+    return replace(base, capot_additive=capot_additive)
+
+
+@lru_cache(maxsize=64)
+def voleur_params(capot_additive: bool = False, first_leader: str = "dealer_right") -> ReckoningParams:
+    return replace(VOLEUR_PARAMS, capot_additive=capot_additive, first_leader=first_leader)
+
+
+@lru_cache(maxsize=64)
+def normand_params(
+    repique_total: int = 90, capot_additive: bool = False, first_leader: str = "dealer_right"
+) -> ReckoningParams:
+    """Three-hand normand: a repique at 20 counts ``repique_total`` in all (bonus = total − 20)."""
+    return replace(
+        NORMAND_PARAMS,
+        repique_bonus=repique_total - 20,
+        capot_additive=capot_additive,
+        first_leader=first_leader,
+    )
+
+
+@lru_cache(maxsize=64)
+def normand_two_hand_params(capot_additive: bool = False) -> ReckoningParams:
+    return replace(NORMAND_TWO_HAND_PARAMS, capot_additive=capot_additive)
+
+
+def first_leader_of(params: ReckoningParams, dealer: int) -> int:
+    """``dealer_left`` = (d + 1) mod n, ``dealer_right`` = (d − 1) mod n (spec 1.1)."""
+    n = params.seats
+    return (dealer + 1) % n if params.first_leader == "dealer_left" else (dealer - 1) % n
+
+
+@dataclass(slots=True)
+class Bonus:
+    """A pique or repique: who earned it, at which step, and the side's count then."""
+
+    seat: int
+    side: int
+    step: str
+    count: int
+
+
+@dataclass(slots=True)
+class Reckoning:
+    """What :func:`reckon` found. ``points`` are per side; ``lines`` are
+    ``(seat, item, points, note)`` aggregated per seat and item, attributed to the earning seat."""
+
+    params: ReckoningParams
+    first_leader: int
+    points: list[int]
+    lines: list[list]
+    stop_side: int | None = None
+    stop_step: str | None = None
+    #: The tricks ran out before the deal ended and no stop happened (an error for the caller).
+    short: bool = False
+    repique: Bonus | None = None
+    pique: Bonus | None = None
+    #: First scoring step of each side: (order, seat, description); used to explain a barred pique.
+    first_score: dict[int, tuple[int, int, str]] = field(default_factory=dict)
+    tricks_won: list[int] = field(default_factory=list)
+    hand_points: list[int] = field(default_factory=list)
+    play_points: list[int] = field(default_factory=list)
+    capot_side: int | None = None
+    cards_side: int | None = None
+    categories: dict[str, int] = field(default_factory=dict)
+
+    def seat_score(self, seat: int) -> int:
+        return self.points[self.params.side_of[seat]]
+
+    def scores(self) -> list[int]:
+        return [self.points[s] for s in self.params.side_of]
+
+
+class _Stop(Exception):
+    """Internal: the target was reached, the deal ends at this step."""
+
+
+def reckon(
+    params: ReckoningParams,
+    *,
+    first_leader: int,
+    declarations: Declarations,
+    winners: tuple[int, ...] | list[int] | None,
+    before: list[int] | tuple[int, ...] | None = None,
+    target: int | None = None,
+    seat_name=None,
+) -> Reckoning:
+    """Score one deal in the order of Cavendish's Law 67 (spec 2.4), with the target stop of 2.5
+    when ``target`` is given (``before`` = the side totals before the deal).
+
+    ``winners`` may be shorter than the deal only when a stop happens; otherwise the result is
+    flagged ``short``. ``seat_name(seat)`` names seats in notes (default: elder/younger in
+    two-seat deals, "seat k" otherwise).
+    """
+    side_of = params.side_of
+    nsides = params.sides
+    n = params.seats
+    name = seat_name or _default_seat_name(params, first_leader)
+    pts = [0] * nsides
+    lines: list[list] = []
+    index: dict[tuple[int, str], list] = {}
+    res = Reckoning(params, first_leader, pts, lines)
+    first_score = res.first_score
+    order = [0]
+    last_seat = [first_leader] * nsides
+    if before is None:
+        before = [0] * nsides
+    R, BR, Q, BQ = params.repique_at, params.repique_bonus, params.pique_at, params.pique_bonus
+
+    def add(seat: int, item: str, value: int, note: str) -> None:
+        key = (seat, item)
+        line = index.get(key)
+        if line is None:
+            line = [seat, item, value, note]
+            index[key] = line
+            lines.append(line)
+        else:
+            line[2] += value
+            line[3] = note
+        side = side_of[seat]
+        pts[side] += value
+        last_seat[side] = seat
+        if side not in first_score:
+            first_score[side] = (order[0], seat, note)
+        order[0] += 1
+
+    def reached(side: int, step: str) -> None:
+        if target is not None and res.stop_side is None and before[side] + pts[side] >= target:
+            res.stop_side = side
+            res.stop_step = step
+            raise _Stop
+
+    def pique_check(step: str, seat: int | None) -> None:
+        if res.repique is not None or res.pique is not None:
+            return
+        for s in range(nsides):
+            if pts[s] >= Q and all(pts[o] == 0 for o in range(nsides) if o != s):
+                who = seat if seat is not None and side_of[seat] == s else last_seat[s]
+                res.pique = Bonus(who, s, step, pts[s])
+                add(who, "pique", BQ, f"pique: {pts[s]} in hand and play before the opponent scores ({step})")
+                return
+
+    decl = declarations
+    try:
+        # I–IV: the hand phase, one step per category (spec 2.4).
+        steps: list[tuple[int, int, str, str]] = []
+        for h in sorted(decl.carte_blanche, key=lambda h: (h - first_leader) % n):
+            steps.append((h, 10, "carte_blanche", "carte blanche"))
+        if decl.point is not None and decl.point.scorer is not None:
+            p = decl.point
+            steps.append((p.scorer, p.cards, "point", f"point of {p.cards} ({p.pips}), good"))
+            res.categories["point"] = p.scorer
+        if decl.sequences is not None and decl.sequences.scorer is not None:
+            sq = decl.sequences
+            runs = ", ".join(r.describe() for r in sq.runs)
+            steps.append((sq.scorer, sq.value, "sequences", runs))
+            res.categories["sequences"] = sq.scorer
+        if decl.sets is not None:
+            st = decl.sets
+            melds = ", ".join(m.describe() for m in st.sets)
+            steps.append((st.scorer, st.value, "sets", melds))
+            res.categories["sets"] = st.scorer
+        for seat, value, item, note in steps:
+            side = side_of[seat]
+            others_before = sum(pts) - pts[side]
+            add(seat, item, value, note)
+            if res.repique is None and others_before == 0 and pts[side] >= R:
+                res.repique = Bonus(seat, side, item, pts[side])
+                add(seat, "repique", BR, f"repique: {pts[side]} in hand before the opponent scores")
+            reached(side, item)
+        res.hand_points = list(pts)
+
+        # V: the play.
+        pique_check("as play begins", None)
+        leader = first_leader
+        tw = [0] * nsides
+        res.tricks_won = tw
+        winners = winners or ()
+        last = params.tricks - 1
+        for t, w in enumerate(winners):
+            if t > last:
+                break
+            if params.lead_capture:
+                step = f"lead to trick {t + 1}"
+                add(leader, "lead", 1, f"{name(leader)} leads")
+                pique_check(step, leader)
+                reached(side_of[leader], step)
+                # Capture and last trick are one step: both are scored before the stop check.
+                captured = side_of[w] != side_of[leader]
+                if captured:
+                    add(w, "capture", 1, "wins tricks led by the opponent")
+                if t == last:
+                    add(w, "last_trick", 1, "wins the last trick")
+                if captured or t == last:
+                    pique_check(f"trick {t + 1}", w)
+                    reached(side_of[w], f"trick {t + 1}")
+            else:
+                add(w, "trick", 1, "1 per trick won")
+                pique_check(f"trick {t + 1}", w)
+                reached(side_of[w], f"trick {t + 1}")
+            tw[side_of[w]] += 1
+            leader = w
+        if len(winners) < params.tricks:
+            if target is not None and params.lead_capture:
+                # Score the lead to the unfinished trick: it may be the step that reaches the target.
+                step = f"lead to trick {len(winners) + 1}"
+                add(leader, "lead", 1, f"{name(leader)} leads")
+                pique_check(step, leader)
+                reached(side_of[leader], step)
+            res.short = True
+            res.play_points = [pts[s] - res.hand_points[s] for s in range(nsides)]
+            return res
+        res.play_points = [pts[s] - res.hand_points[s] for s in range(nsides)]
+
+        # VI: the cards.
+        best = max(tw)
+        if tw.count(best) == 1:
+            side = tw.index(best)
+            seat = _team_seat(params, winners, side)
+            res.cards_side = side
+            if best == params.tricks:
+                res.capot_side = side
+                if params.capot_additive:
+                    add(seat, "cards", params.cards_value, f"the cards: {best} tricks")
+                add(seat, "capot", params.capot, f"capot: all {best} tricks")
+            else:
+                add(seat, "cards", params.cards_value, f"the cards: {best} tricks")
+            reached(side, "the cards")
+    except _Stop:
+        pass
+    return res
+
+
+def _team_seat(params: ReckoningParams, winners: tuple[int, ...], side: int) -> int:
+    """The seat credited with a side's cards/capot: its member who won most tricks (lowest on ties)."""
+    counts: dict[int, int] = {}
+    for w in winners:
+        if params.side_of[w] == side:
+            counts[w] = counts.get(w, 0) + 1
+    return min(counts, key=lambda s: (-counts[s], s))
+
+
+def _default_seat_name(params: ReckoningParams, first_leader: int):
+    if params.seats == 2:
+        return lambda seat: "elder" if seat == first_leader else "younger"
+    return lambda seat: f"seat {seat}"
+
+
+def apply_lines(ev: Evaluation, reckoning: Reckoning) -> None:
+    """Copy the reckoning's breakdown into the evaluation."""
+    for seat, item, points, note in reckoning.lines:
+        ev.line(seat, item, points, note)
+
+
+# -- summary feasibility (spec 2.3) ------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _summary_outcomes(
+    params: ReckoningParams, leader: int, hand_points: tuple[int, int], bonus_done: bool
+) -> dict[tuple, tuple[int, ...]]:
+    """Every outcome of the 4 096 winner sequences of a two-hand deal, as a dict
+    ``(tricks_won, play_points, last_trick, pique) -> one winner sequence``.
+
+    A breadth-first walk over the states (leader, tricks won, play points, pique side); equal
+    states merge, so a few hundred states per trick replace the 4 096 sequences.
+    """
+    Q = params.pique_at
+
+    def check(h, play, pq):
+        if pq is not None or bonus_done:
+            return pq
+        for s in (0, 1):
+            if h[s] + play[s] >= Q and h[1 - s] + play[1 - s] == 0:
+                return s
+        return None
+
+    def bump(play, pq, side, value):
+        play = (play[0] + value, play[1]) if side == 0 else (play[0], play[1] + value)
+        new_pq = check(hand_points, play, pq)
+        return play, new_pq
+
+    start_pq = check(hand_points, (0, 0), None)
+    states: dict[tuple, tuple[int, ...]] = {(leader, (0, 0), (0, 0), start_pq): ()}
+    last = params.tricks - 1
+    for t in range(params.tricks):
+        nxt: dict[tuple, tuple[int, ...]] = {}
+        for (ld, tw, play, pq), seq in states.items():
+            for w in (0, 1):
+                p, q = play, pq
+                if params.lead_capture:
+                    p, q = bump(p, q, ld, 1)
+                    extra = (1 if w != ld else 0) + (1 if t == last else 0)
+                    if extra:
+                        p, q = bump(p, q, w, extra)
+                else:
+                    p, q = bump(p, q, w, 1)
+                ntw = (tw[0] + 1, tw[1]) if w == 0 else (tw[0], tw[1] + 1)
+                key = (w, ntw, p, q)
+                if key not in nxt:
+                    nxt[key] = (*seq, w)
+        states = nxt
+    out: dict[tuple, tuple[int, ...]] = {}
+    for (ld, tw, play, pq), seq in states.items():
+        out.setdefault((tw, play, ld, pq is not None), seq)
+    return out
+
+
+def summary_winners(
+    params: ReckoningParams, first_leader: int, declarations: Declarations, summary: PlaySummary
+) -> tuple[int, ...] | None:
+    """A winner sequence producing exactly ``summary`` (spec 2.3), or None if none does."""
+    hand = reckon(params, first_leader=first_leader, declarations=declarations, winners=())
+    hp = hand.hand_points
+    bonus_done = hand.repique is not None
+    outcomes = _summary_outcomes(params, first_leader, (hp[0], hp[1]), bonus_done)
+    key = (summary.tricks_won, summary.play_points, summary.last_trick, summary.pique)
+    return outcomes.get(key)
+
+
+# -- state (spec 2.7) -------------------------------------------------------------------------------
+
+
+def initial_piquet_state(seats: int) -> dict[str, Any]:
+    return {"deals_played": 0, "totals": [0] * seats, "last_dealer": None, "over": False}
+
+
+def piquet_state_problems(state: dict, seats: int, extra: tuple[str, ...] = ()) -> list[str]:
+    """Why ``state`` is not a piquet-family state (spec 2.7); ``extra`` keys are the caller's."""
+    problems = []
+    for key in ("deals_played", "totals", "last_dealer", "over", *extra):
+        if key not in state:
+            problems.append(f"{key} is missing")
+    if problems:
+        return problems
+    deals = state["deals_played"]
+    if not is_int(deals) or deals < 0:
+        problems.append("deals_played must be an integer ≥ 0")
+    totals = state["totals"]
+    if not isinstance(totals, list) or len(totals) != seats or not all(is_int(t) for t in totals):
+        problems.append(f"totals must be a list of {seats} integers")
+    last = state["last_dealer"]
+    if last is not None and not (is_int(last) and 0 <= last < seats):
+        problems.append(f"last_dealer must be a seat 0…{seats - 1} or null")
+    if not isinstance(state["over"], bool):
+        problems.append("over must be true or false")
+    return problems
+
+
+def advance_state(state: dict, dealer: int, scores: list[int], over: bool = False) -> dict[str, Any]:
+    """The state after a deal: deals + 1, totals += scores, last dealer (spec 2.7)."""
+    after = dict(state)
+    after["deals_played"] = state["deals_played"] + 1
+    after["totals"] = [t + s for t, s in zip(state["totals"], scores, strict=True)]
+    after["last_dealer"] = dealer
+    after["over"] = over
+    return after
+
+
+def warn_dealer_rotation(ev: Evaluation, state: dict, dealer: int) -> None:
+    if state.get("last_dealer") is not None and state["last_dealer"] == dealer:
+        ev.warn("dealer_rotation", "dealer", f"seat {dealer} also dealt the previous deal")
+
+
+# -- mismatch explanations -------------------------------------------------------------------------
+
+
+def explain_mismatch(reckoning: Reckoning, seat: int, declared: int, computed: int, seat_name=None) -> str:
+    """A human explanation of why ``declared`` differs from ``computed`` for ``seat``.
+
+    Recognises the usual disputes (a pique or repique claimed although the opponent reckoned
+    first, a bonus forgotten, capot counted with the cards) and otherwise lists the seat's items.
+    """
+    p = reckoning.params
+    name = seat_name or _default_seat_name(p, reckoning.first_leader)
+    side = p.side_of[seat]
+    diff = declared - computed
+    bonus = reckoning.pique or reckoning.repique
+    if bonus is None and diff in (p.pique_bonus, p.repique_bonus):
+        kind = "pique" if diff == p.pique_bonus else "repique"
+        barrer = _first_opponent_score(reckoning, side)
+        if barrer is not None:
+            _, bseat, bnote = barrer
+            what = "hand" if kind == "repique" else "play"
+            return f"{name(bseat)}'s {bnote} reckons before {name(seat)}'s {what}: no {kind}"
+        return f"no {kind}: {name(seat)} did not reach {p.pique_at if kind == 'pique' else p.repique_at}"
+    if bonus is not None and p.side_of[bonus.seat] == side and -diff in (p.pique_bonus, p.repique_bonus):
+        kind = "pique" if reckoning.pique is not None else "repique"
+        return f"{name(bonus.seat)} makes a {kind} ({bonus.count} before the opponent scores, {bonus.step})"
+    if bonus is not None and p.side_of[bonus.seat] != side and diff < 0:
+        kind = "pique" if reckoning.pique is not None else "repique"
+        return f"the {kind} is {name(bonus.seat)}'s, not {name(seat)}'s"
+    if reckoning.capot_side == side and diff == p.cards_value and not p.capot_additive:
+        return f"capot counts {p.capot} in all, not {p.cards_value} for the cards plus {p.capot}"
+    if reckoning.capot_side == side and diff == -p.cards_value and p.capot_additive:
+        return f"with capot_additive the cards' {p.cards_value} is scored besides capot"
+    items = [f"{item} {points}" for s, item, points, _ in reckoning.lines if p.side_of[s] == side]
+    detail = ", ".join(items) if items else "nothing scored"
+    if reckoning.stop_side is not None:
+        detail += f"; the deal stopped at {reckoning.stop_step}"
+    return f"the rules give {computed}: {detail}"
+
+
+def _first_opponent_score(reckoning: Reckoning, side: int):
+    others = [v for s, v in reckoning.first_score.items() if s != side]
+    return min(others) if others else None
