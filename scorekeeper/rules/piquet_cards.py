@@ -1,0 +1,681 @@
+"""Card level of the two-hand piquet variants (spec 2.6).
+
+The optional record fields ``dealt``, ``hands`` and ``trick_cards`` let the engine check a
+hand against the cards actually held: carte blanche against the cards dealt, every
+declaration against the hands after the exchange (sinking allowed), every trick's
+legality and winner. ``piquet.py`` calls :func:`check_card_level` once the declarations
+passed structural validation; the function adds errors and warnings to the evaluation and
+returns the trick winners derived from the cards.
+
+Cards are small ints here, ``suit * 8 + rank`` with ranks ``7 8 9 10 J Q K A`` = 0…7 and
+suits ``S H D C`` = 0…3, and a hand is a 32-bit mask, so every check is a few integer
+operations against tables built once at import.
+
+The module also deals real deals (shuffle, deal 12/12/8, a legal exchange, a legal play) and
+derives their :func:`maximal_declarations`: the property tests and the benchmark use them,
+and so can any tool that needs realistic records.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from .cards import Card, parse_rank
+from .errors import CardInvalid
+from .fields import is_int
+from .result import Evaluation
+
+RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS = ("S", "H", "D", "C")
+#: Card names in index order: ``CARD_NAMES[suit * 8 + rank]``.
+CARD_NAMES = tuple(rank + suit for suit in SUITS for rank in RANKS)
+HAND_SIZE = 12
+TRICKS = 12
+TALON_SIZE = 8
+
+_PIPS = (7, 8, 9, 10, 10, 10, 10, 11)  # spec 2.1: the point's values
+_RANK_INDEX = {rank: i for i, rank in enumerate(RANKS)}
+_SUIT_MASKS = tuple(0xFF << (8 * s) for s in range(4))
+_RANK_MASKS = tuple(0x01010101 << r for r in range(8))
+_FACE_MASK = _RANK_MASKS[4] | _RANK_MASKS[5] | _RANK_MASKS[6]  # J, Q, K (spec 2.1)
+_SET_RANKS = (7, 6, 5, 4, 3)  # A K Q J 10, best first
+_SET_RANKS_NO_ACES = (6, 5, 4, 3)
+_CATEGORY_NAMES = {"point": "point", "sequences": "sequence", "sets": "set"}
+_SEQUENCE_NAMES = {3: "tierce", 4: "quart", 5: "quint", 6: "sixième", 7: "septième", 8: "huitième"}
+_SET_NAMES = {3: "trio", 4: "quatorze"}
+
+
+def _card_lookup() -> dict[str, int]:
+    """Every exact spelling of a piquet card the fast path accepts (spec 1.3: T for 10, suit
+    symbols, any case); anything else falls back to ``Card.parse`` for its lenient rules."""
+    ranks = {rank: i for i, rank in enumerate(RANKS)} | {"T": 3}
+    suits = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3}
+    table = {}
+    for rank, r in ranks.items():
+        for suit, s in suits.items():
+            for text in {rank + suit, rank.lower() + suit, rank + suit.lower(), (rank + suit).lower()}:
+                table[text] = s * 8 + r
+    return table
+
+
+_CARD_LOOKUP = _card_lookup()
+
+
+def _suit_tables():
+    """Per 8-bit suit mask: the (cards, pips) every subset reaches, the best point, the maximal
+    runs of 3+ and the best run. Points and runs are encoded as comparable ints:
+    ``cards * 128 + pips`` and ``length * 8 + top`` (pips < 128 and top < 8)."""
+    subset_points, best_point, runs, best_run = [], [], [], []
+    for mask in range(256):
+        reach = set()
+        sub = mask
+        while sub:
+            reach.add(sub.bit_count() * 128 + sum(_PIPS[r] for r in range(8) if sub >> r & 1))
+            sub = (sub - 1) & mask
+        subset_points.append(frozenset(reach))
+        best_point.append(max(reach) if reach else -1)
+        found, length = [], 0
+        for r in range(9):
+            if r < 8 and mask >> r & 1:
+                length += 1
+                continue
+            if length >= 3:
+                found.append((length, r - 1))
+            length = 0
+        runs.append(tuple(found))
+        best_run.append(max((length * 8 + top for length, top in found), default=-1))
+    return tuple(subset_points), tuple(best_point), tuple(runs), tuple(best_run)
+
+
+_SUBSET_POINTS, _BEST_POINT, _RUNS, _BEST_RUN = _suit_tables()
+
+
+# -- small queries on a hand mask ------------------------------------------------------------
+def _suits(hand: int) -> tuple[int, int, int, int]:
+    return hand & 0xFF, hand >> 8 & 0xFF, hand >> 16 & 0xFF, hand >> 24 & 0xFF
+
+
+def best_point(hand: int) -> int:
+    """The best (cards, pips) of a hand mask, encoded ``cards * 128 + pips``; -1 for none."""
+    return max(_BEST_POINT[m] for m in _suits(hand))
+
+
+def best_run(hand: int) -> int:
+    """The best (length, top) of a hand mask, encoded ``length * 8 + top``; -1 for none."""
+    return max(_BEST_RUN[m] for m in _suits(hand))
+
+
+def best_set(hand: int, sets_exclude_aces: bool) -> int:
+    """The best (count, rank) of a hand mask, encoded ``count * 8 + rank``; -1 for none."""
+    best = -1
+    for r in _SET_RANKS_NO_ACES if sets_exclude_aces else _SET_RANKS:
+        count = (hand & _RANK_MASKS[r]).bit_count()
+        if count >= 3 and count * 8 + r > best:
+            best = count * 8 + r
+    return best
+
+
+def _holds_point(hand: int, key: int) -> bool:
+    return any(key in _SUBSET_POINTS[m] for m in _suits(hand))
+
+
+def _fit_runs(run_masks: list[int], suits: list[int]) -> bool:
+    """Whether the runs (8-bit masks, longest first) fit disjointly into the suits."""
+    if not run_masks:
+        return True
+    first, rest = run_masks[0], run_masks[1:]
+    for s in range(4):
+        if suits[s] & first == first:
+            suits[s] ^= first
+            fits = _fit_runs(rest, suits)
+            suits[s] ^= first
+            if fits:
+                return True
+    return False
+
+
+def _run_mask(length: int, top: int) -> int:
+    return ((1 << length) - 1) << (top - length + 1)
+
+
+# -- reading card fields -----------------------------------------------------------------------
+def parse_card(text: object) -> int:
+    """The index of a piquet card (lenient notation of spec 1.3); raises CardInvalid."""
+    if isinstance(text, str):
+        index = _CARD_LOOKUP.get(text)
+        if index is not None:
+            return index
+    card = Card.parse(text)  # raises CardInvalid with the reason
+    index = _CARD_LOOKUP.get(card.rank + card.suit)
+    if index is None:
+        raise CardInvalid(f"{card} is not in the piquet pack")
+    return index
+
+
+def hand_mask(cards: Sequence[object]) -> int:
+    """The mask of a list of cards; raises CardInvalid (duplicates are not checked)."""
+    mask = 0
+    for text in cards:
+        mask |= 1 << parse_card(text)
+    return mask
+
+
+def mask_cards(mask: int) -> list[str]:
+    """The canonical card names of a mask, spades to clubs, high to low."""
+    return [CARD_NAMES[i] for s in range(4) for i in range(s * 8 + 7, s * 8 - 1, -1) if mask >> i & 1]
+
+
+def _read_card(raw: object, path: str, ev: Evaluation) -> int | None:
+    if isinstance(raw, str):
+        index = _CARD_LOOKUP.get(raw)
+        if index is not None:
+            return index
+    try:
+        return parse_card(raw)
+    except CardInvalid as exc:
+        ev.error("card_invalid", path, f"{path}: {exc}")
+        return None
+
+
+def _read_hands(record: dict, key: str, ev: Evaluation) -> list[int] | None:
+    """``dealt`` or ``hands``: two lists of 12 distinct piquet cards, as two masks."""
+    value = record[key]
+    if not isinstance(value, list):
+        ev.error("field_invalid", key, f"{key} must be a list of two lists of cards")
+        return None
+    if len(value) != 2:
+        ev.error("array_length", key, f"{key} must have 2 entries, one per seat, not {len(value)}")
+        return None
+    masks, ok = [], True
+    seen: dict[int, str] = {}
+    for seat, cards in enumerate(value):
+        where = f"{key}[{seat}]"
+        if not isinstance(cards, list):
+            ev.error("field_invalid", where, f"{where} must be a list of cards")
+            ok = False
+            continue
+        if len(cards) != HAND_SIZE:
+            ev.error("hand_size", where, f"{where} has {len(cards)} cards; a piquet hand has {HAND_SIZE}")
+            ok = False
+        mask = 0
+        for i, raw in enumerate(cards):
+            path = f"{where}[{i}]"
+            index = _read_card(raw, path, ev)
+            if index is None:
+                ok = False
+                continue
+            if index in seen:
+                ev.error("card_duplicate", path, f"{path}: {CARD_NAMES[index]} also appears at {seen[index]}")
+                ok = False
+                continue
+            seen[index] = path
+            mask |= 1 << index
+        masks.append(mask)
+    return masks if ok else None
+
+
+def _present(record: dict, key: str) -> bool:
+    return record.get(key) is not None
+
+
+# -- the checks of spec 2.6 ------------------------------------------------------------------
+def check_card_level(
+    record: dict, ev: Evaluation, *, elder: int, sets_exclude_aces: bool
+) -> list[int] | None:
+    """Spec 2.6 checks. Adds errors/warnings to ev; returns the trick winners derived from
+    trick_cards, or None when there are none (or they are invalid).
+
+    Call it only for the two-hand variants and once the four declaration categories passed
+    structural validation (their shapes and ranks are then trusted; anything else in the
+    record may be arbitrary JSON). An empty ``trick_cards`` list gives ``[]``.
+    """
+    names = _seat_names(elder)
+    dealt = _read_hands(record, "dealt", ev) if _present(record, "dealt") else None
+    has_hands = _present(record, "hands")
+    hands = _read_hands(record, "hands", ev) if has_hands else None
+    if dealt is not None:
+        _check_carte_blanche(record.get("carte_blanche"), dealt, ev, names)
+    if hands is not None:
+        _check_point(record.get("point"), hands, ev, names)
+        _check_sequences(record.get("sequences"), hands, ev, names)
+        _check_sets(record.get("sets"), hands, ev, names, sets_exclude_aces)
+    if not _present(record, "trick_cards"):
+        return None
+    if not has_hands:
+        ev.error("hands_required", "trick_cards", "trick_cards can be checked only with the hands")
+        return None
+    tricks = _read_trick_cards(record["trick_cards"], ev)
+    if tricks is None or hands is None:
+        return None
+    winners = _play_tricks(tricks, hands, elder, ev, names)
+    if winners is not None:
+        _compare_winners(record.get("tricks"), winners, ev)
+    return winners
+
+
+def _seat_names(elder: int) -> tuple[str, str]:
+    younger = 1 - elder
+    names = ["", ""]
+    names[elder] = f"elder (seat {elder})"
+    names[younger] = f"younger (seat {younger})"
+    return names[0], names[1]
+
+
+def _seats(value: Any) -> list[int]:
+    """The seats a scorer/holder field names: one seat, a list of seats (voleur form), or none."""
+    if is_int(value):
+        return [value] if value in (0, 1) else []
+    if isinstance(value, list):
+        return [v for v in value if is_int(v) and v in (0, 1)]
+    return []
+
+
+def _check_carte_blanche(value: Any, dealt: list[int], ev: Evaluation, names) -> None:
+    """Spec 2.6: a declared holder must have been dealt no K, Q or J; a player who was and did
+    not declare it gets a warning (he may have forgotten: Cavendish's Law 58 lets it go)."""
+    holders = _seats(value)
+    for seat in holders:
+        face = dealt[seat] & _FACE_MASK
+        if face:
+            shown = ", ".join(mask_cards(face))
+            ev.error(
+                "carte_blanche_unsupported",
+                "carte_blanche",
+                f"{names[seat]} declared carte blanche but was dealt {shown}",
+            )
+    for seat in (0, 1):
+        if seat not in holders and not dealt[seat] & _FACE_MASK:
+            ev.warn(
+                "carte_blanche_not_declared",
+                "carte_blanche",
+                f"{names[seat]} was dealt no king, queen or jack but did not declare carte blanche",
+            )
+
+
+def _better_held(category: str, holders: list[int], best: list[int], declared: int, ev, names, what):
+    """Spec 2.6 warning: a non-scorer holds a strictly better combination than the best declared
+    one (so he sank it, or the record gives the category to the wrong player)."""
+    for seat in holders:
+        if best[seat] > declared:
+            shown = f"than the declared {what(declared)}" if declared >= 0 else "and nothing was declared"
+            ev.warn(
+                "better_combination_held",
+                category,
+                f"{names[seat]} holds a better {_CATEGORY_NAMES[category]}, {what(best[seat])}, {shown}",
+            )
+
+
+def _point_text(key: int) -> str:
+    return f"point of {key // 128} ({key % 128})"
+
+
+def _run_text(key: int) -> str:
+    length, top = divmod(key, 8)
+    return f"{_SEQUENCE_NAMES.get(length, f'run of {length}')} to the {_rank_word(top)}"
+
+
+def _set_text(key: int) -> str:
+    count, rank = divmod(key, 8)
+    return f"{_SET_NAMES.get(count, f'{count} of a kind')} of {_rank_word(rank, plural=True)}"
+
+
+def _rank_word(rank: int, plural: bool = False) -> str:
+    word = ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")[rank]
+    return word + "s" if plural else word
+
+
+def _rank(value: Any) -> int | None:
+    """A declaration rank (lenient, spec 1.3) as an index 0…7, None if not a piquet rank."""
+    if isinstance(value, str):
+        index = _RANK_INDEX.get(value)
+        if index is not None:
+            return index
+    try:
+        return _RANK_INDEX.get(parse_rank(value))
+    except CardInvalid:
+        return None
+
+
+def _check_point(point: Any, hands: list[int], ev: Evaluation, names) -> None:
+    best = [best_point(hands[0]), best_point(hands[1])]
+    if not isinstance(point, dict):
+        _better_held("point", [0, 1], best, -1, ev, names, _point_text)
+        return
+    scorer, cards, pips = point.get("scorer"), point.get("cards"), point.get("pips")
+    if not (is_int(cards) and is_int(pips)):
+        return
+    key = cards * 128 + pips
+    tied = not is_int(scorer)
+    supporters = [0, 1] if tied else _seats(scorer)
+    for seat in supporters:
+        if not _holds_point(hands[seat], key):
+            ev.error(
+                "point_unsupported",
+                "point",
+                f"{names[seat]} holds no suit with {cards} cards worth {pips}"
+                + (" (an equal point needs both players to hold it)" if tied else ""),
+            )
+    others = [0, 1] if tied else [1 - s for s in supporters]
+    _better_held("point", others, best, key, ev, names, _point_text)
+
+
+def _check_sequences(sequences: Any, hands: list[int], ev: Evaluation, names) -> None:
+    best = [best_run(hands[0]), best_run(hands[1])]
+    if not isinstance(sequences, dict):
+        _better_held("sequences", [0, 1], best, -1, ev, names, _run_text)
+        return
+    scorer, raw_runs = sequences.get("scorer"), sequences.get("runs")
+    runs = []  # (length, top, index in the record)
+    for i, run in enumerate(raw_runs if isinstance(raw_runs, list) else ()):
+        length = run.get("length") if isinstance(run, dict) else None
+        top = _rank(run.get("top")) if isinstance(run, dict) else None
+        if not is_int(length) or top is None or not 3 <= length <= top + 1:
+            return  # structural validation reports it
+        runs.append((length, top, i))
+    tied = not is_int(scorer)
+    if tied:
+        if not runs:
+            # "Equal" without naming the run: consistent iff both players' best runs are equal.
+            if best[0] != best[1]:
+                _better_held("sequences", [0, 1], best, min(best), ev, names, _run_text)
+            return
+        length, top, _ = runs[0]
+        mask = _run_mask(length, top)
+        for seat in (0, 1):
+            if not _fit_runs([mask], list(_suits(hands[seat]))):
+                ev.error(
+                    "sequence_unsupported",
+                    "sequences.runs[0]",
+                    f"{names[seat]} does not hold a {_run_text(length * 8 + top)} "
+                    "(an equal sequence needs both players to hold it)",
+                )
+        others = [0, 1]
+    else:
+        if scorer not in (0, 1):
+            return
+        suits = list(_suits(hands[scorer]))
+        alone_ok = True
+        for length, top, i in runs:
+            if not _fit_runs([_run_mask(length, top)], suits):
+                alone_ok = False
+                ev.error(
+                    "sequence_unsupported",
+                    f"sequences.runs[{i}]",
+                    f"{names[scorer]} does not hold a {_run_text(length * 8 + top)}",
+                )
+        if alone_ok:
+            masks = [_run_mask(length, top) for length, top, _ in runs]
+            if not _fit_runs(sorted(masks, key=int.bit_count, reverse=True), suits):
+                ev.error(
+                    "sequence_unsupported",
+                    "sequences.runs",
+                    f"{names[scorer]} holds each declared run but not all of them at once "
+                    "(the runs would share cards)",
+                )
+        others = [1 - scorer]
+    declared = max((length * 8 + top for length, top, _ in runs), default=-1)
+    _better_held("sequences", others, best, declared, ev, names, _run_text)
+
+
+def _check_sets(sets: Any, hands: list[int], ev: Evaluation, names, sets_exclude_aces: bool) -> None:
+    best = [best_set(hands[0], sets_exclude_aces), best_set(hands[1], sets_exclude_aces)]
+    if not isinstance(sets, dict):
+        _better_held("sets", [0, 1], best, -1, ev, names, _set_text)
+        return
+    scorer, raw_sets = sets.get("scorer"), sets.get("sets")
+    if not is_int(scorer) or scorer not in (0, 1):
+        return  # sets cannot tie (spec 2.2): structural validation reports it
+    declared = -1
+    for i, item in enumerate(raw_sets if isinstance(raw_sets, list) else ()):
+        count = item.get("count") if isinstance(item, dict) else None
+        rank = _rank(item.get("rank")) if isinstance(item, dict) else None
+        if not is_int(count) or rank is None:
+            return
+        held = (hands[scorer] & _RANK_MASKS[rank]).bit_count()
+        if held < count:
+            ev.error(
+                "set_unsupported",
+                f"sets.sets[{i}]",
+                f"{names[scorer]} declared {count} {_rank_word(rank, plural=True)} but holds {held}",
+            )
+        declared = max(declared, count * 8 + rank)
+    _better_held("sets", [1 - scorer], best, declared, ev, names, _set_text)
+
+
+def _read_trick_cards(value: Any, ev: Evaluation) -> list[tuple[int, int]] | None:
+    """``trick_cards``: a list of [leader's card, follower's card] pairs."""
+    if not isinstance(value, list):
+        message = "trick_cards must be a list of [leader's card, follower's card]"
+        ev.error("field_invalid", "trick_cards", message)
+        return None
+    tricks, ok = [], True
+    for t, pair in enumerate(value):
+        where = f"trick_cards[{t}]"
+        if not isinstance(pair, list) or len(pair) != 2:
+            ev.error("field_invalid", where, f"{where} must be [leader's card, follower's card]")
+            ok = False
+            continue
+        lead = _read_card(pair[0], f"{where}[0]", ev)
+        follow = _read_card(pair[1], f"{where}[1]", ev)
+        if lead is None or follow is None:
+            ok = False
+            continue
+        tricks.append((lead, follow))
+    return tricks if ok else None
+
+
+def _play_tricks(tricks, hands: list[int], elder: int, ev: Evaluation, names) -> list[int] | None:
+    """Spec 2.6: elder leads trick 1, then the previous winner; each card must be in its player's
+    remaining hand and the follower must follow suit when he can. The first illegal trick stops
+    the check: the cards after it no longer say who held what."""
+    remaining = list(hands)
+    leader = elder
+    winners = []
+    for t, (lead, follow) in enumerate(tricks):
+        follower = 1 - leader
+        if not remaining[leader] >> lead & 1:
+            why = _not_held(hands, leader, lead)
+            return _illegal(ev, t, 0, f"{names[leader]} leads {CARD_NAMES[lead]}, {why}")
+        if not remaining[follower] >> follow & 1:
+            why = _not_held(hands, follower, follow)
+            return _illegal(ev, t, 1, f"{names[follower]} plays {CARD_NAMES[follow]}, {why}")
+        suit = lead >> 3
+        if follow >> 3 != suit and remaining[follower] & _SUIT_MASKS[suit]:
+            return _illegal(
+                ev,
+                t,
+                1,
+                f"{names[follower]} plays {CARD_NAMES[follow]} to {CARD_NAMES[lead]} but holds "
+                f"{', '.join(mask_cards(remaining[follower] & _SUIT_MASKS[suit]))}: he must follow suit",
+            )
+        remaining[leader] ^= 1 << lead
+        remaining[follower] ^= 1 << follow
+        if follow >> 3 == suit and follow > lead:
+            leader = follower
+        winners.append(leader)
+    return winners
+
+
+def _not_held(hands: list[int], seat: int, card: int) -> str:
+    return "which he already played" if hands[seat] >> card & 1 else "which is not in his hand"
+
+
+def _illegal(ev: Evaluation, trick: int, position: int, message: str) -> None:
+    path = f"trick_cards[{trick}][{position}]"
+    ev.error("trick_illegal", path, f"trick {trick + 1}: {message}")
+    return None
+
+
+def _compare_winners(recorded: Any, winners: list[int], ev: Evaluation) -> None:
+    """Spec 2.6: recorded ``tricks`` must agree with the winners the cards give. Entries that
+    are not seats are left to the play validation (seat_out_of_range)."""
+    if not isinstance(recorded, list):
+        return
+    for t, (seat, winner) in enumerate(zip(recorded, winners, strict=False)):
+        if is_int(seat) and seat in (0, 1) and seat != winner:
+            ev.error(
+                "trick_winner_mismatch",
+                f"tricks[{t}]",
+                f"tricks[{t}] says seat {seat} won trick {t + 1}; the cards give it to seat {winner}",
+            )
+    if len(recorded) != len(winners):
+        ev.error(
+            "trick_winner_mismatch",
+            "tricks",
+            f"tricks lists {len(recorded)} winners but trick_cards has {len(winners)} tricks",
+        )
+
+
+# -- maximal declarations --------------------------------------------------------------------
+def maximal_declarations(
+    dealt: Sequence[Sequence[object]] | None,
+    hands: Sequence[Sequence[object]],
+    *,
+    sets_exclude_aces: bool,
+    elder: int,
+) -> dict[str, Any]:
+    """The four category fields of a record as the cards give them when nobody sinks (spec 2.6).
+
+    ``dealt`` may be None (carte blanche is then null). Cards in any notation of spec 1.3;
+    raises CardInvalid on a card outside the piquet pack. In two-hand piquet the outcome does
+    not depend on who is elder; ``elder`` is accepted so callers state the deal completely.
+    """
+    del elder  # equal combinations cancel whoever holds them (spec 2.2)
+    dealt_masks = None if dealt is None else [hand_mask(cards) for cards in dealt]
+    return maximal_from_masks(dealt_masks, [hand_mask(cards) for cards in hands], sets_exclude_aces)
+
+
+def maximal_from_masks(dealt: list[int] | None, hands: list[int], sets_exclude_aces: bool) -> dict[str, Any]:
+    """:func:`maximal_declarations` on hand masks."""
+    blanche = None
+    if dealt is not None:
+        holders = [seat for seat in (0, 1) if not dealt[seat] & _FACE_MASK]
+        # 24 cards without K, Q, J would need more than the 20 the pack has: one holder at most.
+        blanche = holders[0] if holders else None
+
+    points = [best_point(hands[0]), best_point(hands[1])]
+    best = max(points)
+    point = None
+    if best >= 0:
+        scorer = None if points[0] == points[1] else points.index(best)
+        point = {"scorer": scorer, "cards": best // 128, "pips": best % 128}
+
+    runs = [best_run(hands[0]), best_run(hands[1])]
+    best = max(runs)
+    sequences = None
+    if best >= 0:
+        if runs[0] == runs[1]:
+            listed = [best]
+            scorer = None
+        else:
+            scorer = runs.index(best)
+            listed = sorted(
+                (length * 8 + top for m in _suits(hands[scorer]) for length, top in _RUNS[m]), reverse=True
+            )
+        sequences = {
+            "scorer": scorer,
+            "runs": [{"length": key // 8, "top": RANKS[key % 8]} for key in listed],
+        }
+
+    best_sets = [best_set(hands[0], sets_exclude_aces), best_set(hands[1], sets_exclude_aces)]
+    sets = None
+    if max(best_sets) >= 0:
+        scorer = best_sets.index(max(best_sets))  # no two players hold three of one rank
+        listed = []
+        for r in _SET_RANKS_NO_ACES if sets_exclude_aces else _SET_RANKS:
+            count = (hands[scorer] & _RANK_MASKS[r]).bit_count()
+            if count >= 3:
+                listed.append((count, r))
+        listed.sort(reverse=True)
+        sets = {"scorer": scorer, "sets": [{"rank": RANKS[r], "count": count} for count, r in listed]}
+
+    return {"carte_blanche": blanche, "point": point, "sequences": sequences, "sets": sets}
+
+
+# -- real deals ----------------------------------------------------------------------------
+def deal_cards(rng: random.Random) -> tuple[list[list[str]], list[str]]:
+    """Shuffle the 32 cards and deal 12 to each seat and 8 to the talon (spec 3)."""
+    pack = list(CARD_NAMES)
+    rng.shuffle(pack)
+    return [pack[:12], pack[12:24]], pack[24:]
+
+
+def random_exchange(
+    rng: random.Random, dealt: list[list[str]], talon: list[str], *, elder: int
+) -> list[list[str]]:
+    """A legal exchange (spec 3): elder discards 1–5 cards and takes as many from the top of the
+    talon; younger then discards up to the rest and takes them. Returns the hands."""
+    hands = [list(cards) for cards in dealt]
+    younger = 1 - elder
+    taken = rng.randint(1, 5)
+    _exchange(rng, hands[elder], talon[:taken], taken)
+    rest = talon[taken:]
+    count = rng.randint(0, len(rest))
+    _exchange(rng, hands[younger], rest[:count], count)
+    return hands
+
+
+def _exchange(rng: random.Random, hand: list[str], drawn: list[str], count: int) -> None:
+    for index in sorted(rng.sample(range(len(hand)), count), reverse=True):
+        del hand[index]
+    hand.extend(drawn)
+
+
+def random_play(
+    rng: random.Random, hands: list[list[str]], *, elder: int
+) -> tuple[list[list[str]], list[int]]:
+    """A legal play of all 12 tricks: the leader plays any card, the follower a random card of
+    the suit led when he has one. Returns the trick cards and the winners."""
+    remaining = [hand_mask(cards) for cards in hands]
+    leader, trick_cards, winners = elder, [], []
+    for _ in range(TRICKS):
+        follower = 1 - leader
+        lead = rng.choice(_indices(remaining[leader]))
+        suited = remaining[follower] & _SUIT_MASKS[lead >> 3]
+        follow = rng.choice(_indices(suited or remaining[follower]))
+        remaining[leader] ^= 1 << lead
+        remaining[follower] ^= 1 << follow
+        trick_cards.append([CARD_NAMES[lead], CARD_NAMES[follow]])
+        if follow >> 3 == lead >> 3 and follow > lead:
+            leader = follower
+        winners.append(leader)
+    return trick_cards, winners
+
+
+def _indices(mask: int) -> list[int]:
+    return [i for i in range(32) if mask >> i & 1]
+
+
+def random_real_deal(rng: random.Random, *, dealer: int, sets_exclude_aces: bool = False) -> dict[str, Any]:
+    """A two-hand record of a real deal with its maximal declarations, its cards and both play
+    forms (``trick_cards`` and the derived ``tricks``); ``declared`` is left to the caller."""
+    elder = 1 - dealer
+    dealt, talon = deal_cards(rng)
+    hands = random_exchange(rng, dealt, talon, elder=elder)
+    trick_cards, winners = random_play(rng, hands, elder=elder)
+    record: dict[str, Any] = {"dealer": dealer}
+    record.update(maximal_declarations(dealt, hands, sets_exclude_aces=sets_exclude_aces, elder=elder))
+    record.update({"dealt": dealt, "hands": hands, "trick_cards": trick_cards, "tricks": winners})
+    return record
+
+
+#: JSON Schema (draft 2020-12) of the card-level fields, for the rulesets' ``record_schema``.
+_CARD = {"type": "string", "description": "a piquet card, e.g. \"10H\" (spec 1.3)"}
+_TWO_HANDS = {
+    "type": "array",
+    "minItems": 2,
+    "maxItems": 2,
+    "items": {"type": "array", "minItems": HAND_SIZE, "maxItems": HAND_SIZE, "items": _CARD},
+}
+RECORD_SCHEMA_PROPERTIES: dict[str, Any] = {
+    "dealt": {**_TWO_HANDS, "description": "each seat's 12 cards as dealt, before the exchange"},
+    "hands": {**_TWO_HANDS, "description": "each seat's 12 cards after the exchange"},
+    "trick_cards": {
+        "type": "array",
+        "maxItems": TRICKS,
+        "description": "per trick in order: [leader's card, follower's card]",
+        "items": {"type": "array", "minItems": 2, "maxItems": 2, "items": _CARD},
+    },
+}
