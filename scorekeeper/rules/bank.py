@@ -108,29 +108,29 @@ class SeatHand:
 
 
 def penalty(o: BankOptions, left: tuple[Card, ...]) -> tuple[int, str]:
-    """The points a player who did not go out loses under rule B, and why (spec 9)."""
+    """The points a player who did not go out loses under rule B, and how they add up (spec 9)."""
     p0 = sum(card_points(c) for c in left)
     count = len(left)
     zero = sum(1 for c in left if card_points(c) == 0)
-    held = " ".join(map(str, left)) + f" left ({p0} card points)"
     if o.penalty_option == "cards":
-        return p0, f"{held}: their card points (option 1)"
+        return p0, f"{p0} card points (option 1)"
     reading = o.penalty_reading
     if o.penalty_option == "flat":
         fixed = o.penalty_flat
         if reading == "additive":
-            return p0 + fixed, f"{held}: {p0} + {fixed} fixed (option 2a, additive reading)"
+            return p0 + fixed, f"{p0} card points + {fixed} fixed (option 2a, additive reading)"
         if reading == "replace":
-            return fixed, f"{held}: {fixed} fixed instead of the card points (option 2a, replacing reading)"
+            return fixed, f"{fixed} fixed instead of the {p0} card points (option 2a, replacing reading)"
         if p0 > 0:
-            return p0, f"{held}: the card points; the fixed {fixed} is for a pointless hand (option 2a)"
-        return fixed, f"{held}: nothing but pointless cards, so the fixed {fixed} (option 2a)"
+            return p0, f"{p0} card points; the fixed {fixed} is only for a pointless hand (option 2a)"
+        return fixed, f"no card points, so the fixed {fixed} (option 2a, pointless-only reading)"
     k = o.penalty_per_card
+    cards = f"{count} card{'s' if count != 1 else ''}"
     if reading == "additive":
-        return p0 + k * count, f"{held}: {p0} + {k} × {count} cards (option 2b, additive reading)"
+        return p0 + k * count, f"{p0} card points + {k} × {cards} (option 2b, additive reading)"
     if reading == "replace":
-        return k * count, f"{held}: {k} × {count} cards instead of the card points (option 2b, replacing)"
-    return p0 + k * zero, f"{held}: {p0} + {k} × {zero} cards without points (option 2b, pointless-only)"
+        return k * count, f"{k} × {cards} instead of the {p0} card points (option 2b, replacing reading)"
+    return p0 + k * zero, f"{p0} card points + {k} × {zero} without points (option 2b, pointless-only)"
 
 
 def seat_lines(o: BankOptions, hand: SeatHand) -> list[tuple[str, int, str]]:
@@ -156,7 +156,8 @@ def seat_lines(o: BankOptions, hand: SeatHand) -> list[tuple[str, int, str]]:
         # and they count as going out with a king (spec 1.9); no further bonus.
     elif o.leftover_rule == "penalty":
         amount, why = penalty(o, hand.left)
-        lines.append(("penalty", -amount, f"penalty {amount}: {why}"))
+        held = " ".join(map(str, hand.left))
+        lines.append(("penalty", -amount, f"penalty {amount} for {held} left in hand: {why}"))
     return lines
 
 
@@ -191,14 +192,14 @@ def explain(o: BankOptions, hand: SeatHand, declared: int) -> str:
         terms += f" − {note}" if points < 0 else f" + {note}"
     text = f"{headline(o, hand)}: {terms} = {total}"
     hints = []
-    for _, points, note in lines:
-        if points and total - points == declared:
-            hints.append(f"{declared} leaves out the {note.split(':')[0]}")
     for changes in _alternative_options(o):
         alt = dataclasses.replace(o, **changes)
         if seat_score(alt, hand) == declared:
             setting = ", ".join(f"{name} = {value}" for name, value in changes.items())
             hints.append(f"{declared} is what {setting} would give")
+    for _, points, note in lines:
+        if points and total - points == declared:
+            hints.append(f"{declared} leaves out the {note.split(':')[0]}")
     if hints:
         text += "; " + "; ".join(hints[:2])
     return text
@@ -600,7 +601,8 @@ class Bank(Ruleset):
                 continue
             why = f"seat {p} takes no part in the tie-break party"
             if rec.captured[p] not in (_BAD, 0):
-                f.error("non_participant_scored", f"{rec.captured_path}[{p}]", f"{why} but captured points")
+                where = f"{rec.captured_path}[{p}]"
+                f.error("non_participant_scored", where, f"{why} but has captured points")
             if rec.finish[p] not in (_BAD, None):
                 f.error("non_participant_scored", f"finish[{p}]", f"{why} but has a finishing position")
             if rec.flags[p] is not _BAD and rec.flags[p]:
@@ -685,9 +687,10 @@ class Bank(Ruleset):
             return
         dealer = rec.dealer
         totals = [state["totals"][p] for p in sorted(playing)]
+        said = f"seat {dealer} dealt, but under next_dealer_rule = {rule}"
         if rule == "loser" and state["last_loser"] in playing and dealer != state["last_loser"]:
-            ev.warn("dealer_rule", "dealer", f"seat {state['last_loser']}, the last party's loser, deals")
+            ev.warn("dealer_rule", "dealer", f"{said} the last loser, seat {state['last_loser']}, deals")
         elif rule == "most_points" and state["totals"][dealer] != max(totals):
-            ev.warn("dealer_rule", "dealer", f"the player with the most points ({max(totals)}) deals")
+            ev.warn("dealer_rule", "dealer", f"{said} a player with the most points ({max(totals)}) deals")
         elif rule == "fewest_points" and state["totals"][dealer] != min(totals):
-            ev.warn("dealer_rule", "dealer", f"the player with the fewest points ({min(totals)}) deals")
+            ev.warn("dealer_rule", "dealer", f"{said} a player with the fewest points ({min(totals)}) deals")
