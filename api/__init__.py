@@ -1,0 +1,1 @@
+"""The REST API for scoring apps (DRF) under /api/v1/."""

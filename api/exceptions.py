@@ -1,0 +1,71 @@
+"""One error body for every 4xx: ``{"code", "message", "field", ...details}``.
+
+Domain errors map by class to a status; DRF's own errors are flattened to the same shape
+(a validation error keeps every field's messages under ``errors``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from rest_framework import exceptions as drf
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from scorekeeper.matches import errors
+
+STATUS_BY_ERROR: list[tuple[type[errors.DomainError], int]] = [
+    (errors.Invalid, status.HTTP_400_BAD_REQUEST),
+    (errors.NotAllowed, status.HTTP_403_FORBIDDEN),
+    (errors.NotFound, status.HTTP_404_NOT_FOUND),
+    (errors.Conflict, status.HTTP_409_CONFLICT),
+]
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, errors.DomainError):
+        code = next((s for cls, s in STATUS_BY_ERROR if isinstance(exc, cls)), status.HTTP_400_BAD_REQUEST)
+        return Response(exc.to_dict(), status=code)
+    if isinstance(exc, Http404):
+        exc = drf.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = drf.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None or not isinstance(exc, drf.APIException):
+        return response
+    response.data = _body(exc)
+    return response
+
+
+def _body(exc: drf.APIException) -> dict[str, Any]:
+    if isinstance(exc, drf.ValidationError):
+        flat = list(_flatten(exc.detail, ""))
+        field, first = flat[0] if flat else ("", drf.ErrorDetail("invalid input", "invalid"))
+        return {
+            "code": getattr(first, "code", "invalid") or "invalid",
+            "message": str(first),
+            "field": field,
+            "errors": [
+                {"field": f, "code": getattr(d, "code", "invalid"), "message": str(d)} for f, d in flat
+            ],
+        }
+    detail = exc.detail
+    code = getattr(detail, "code", None) or exc.default_code
+    return {"code": code, "message": str(detail), "field": ""}
+
+
+def _flatten(detail: Any, path: str):
+    """(field path, ErrorDetail) pairs of a nested DRF validation error."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            name = "" if key == "non_field_errors" else str(key)
+            yield from _flatten(value, f"{path}.{name}" if path and name else path or name)
+    elif isinstance(detail, list):
+        nested = any(isinstance(item, dict | list) for item in detail)
+        for i, item in enumerate(detail):
+            yield from _flatten(item, f"{path}[{i}]" if nested else path)
+    else:
+        yield path, detail

@@ -1,0 +1,107 @@
+"""Domain errors raised by the services, with stable machine codes.
+
+Interfaces map them by class (the API: ``api/exceptions.py``): ``Invalid`` → 400,
+``NotAllowed`` → 403, ``NotFound`` → 404, ``Conflict`` → 409. ``code`` never changes once
+published; ``field`` is a path into the request ("options.target", "record.tricks[3]").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class DomainError(Exception):
+    code = "domain_error"
+
+    def __init__(self, message: str, *, field: str = "", code: str | None = None, **extra: Any):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        if code is not None:
+            self.code = code
+        #: Further machine-readable details for the error body (mismatches, versions …).
+        self.extra = extra
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "field": self.field, **self.extra}
+
+
+# -- 400: the request cannot be accepted as it is -----------------------------------------
+class Invalid(DomainError):
+    code = "invalid"
+
+
+class GameUnknown(Invalid):
+    code = "game_unknown"
+
+
+class OptionsRejected(Invalid):
+    """Preset or option overrides refused by the engine; ``problems`` lists each one."""
+
+    code = "options_invalid"
+
+
+class SeatsInvalid(Invalid):
+    """Wrong number of players for the game, a player twice, or bad teams."""
+
+    code = "seats_invalid"
+
+
+class ReasonRequired(Invalid):
+    code = "reason_required"
+
+
+class HandRejected(Invalid):
+    """The engine found errors or mismatches; ``evaluation`` is its full result (spec 1.5).
+
+    ``code`` is ``hand_invalid`` for errors (never recordable) and ``score_mismatch`` for
+    mismatches (recordable as disputed with ``accept_declared`` and a reason).
+    """
+
+    code = "hand_invalid"
+
+    def __init__(self, message: str, *, evaluation: dict[str, Any], code: str, field: str = "record"):
+        super().__init__(
+            message,
+            field=field,
+            code=code,
+            errors=evaluation["errors"],
+            mismatches=evaluation["mismatches"],
+            evaluation=evaluation,
+        )
+        self.evaluation = evaluation
+
+
+# -- 403 ------------------------------------------------------------------------------
+class NotAllowed(DomainError):
+    code = "not_a_scorer"
+
+
+# -- 404 ------------------------------------------------------------------------------
+class NotFound(DomainError):
+    code = "not_found"
+
+
+# -- 409: the request is fine but the match is not in a state that accepts it ----------
+class Conflict(DomainError):
+    code = "conflict"
+
+
+class VersionConflict(Conflict):
+    """The client's ``version`` is stale: someone else wrote first. Carries what is current."""
+
+    code = "version_conflict"
+
+
+class MatchOver(Conflict):
+    code = "match_over"
+
+
+class MatchVoid(Conflict):
+    code = "match_void"
+
+
+class StatusConflict(Conflict):
+    """A void of a void match, a reopen of a match that is not void."""
+
+    code = "status_conflict"

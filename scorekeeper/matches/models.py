@@ -1,0 +1,196 @@
+"""Recorded facts about matches played at a real table.
+
+History is append-only: a correction inserts a new Hand version and flips the old row's
+status to ``superseded`` (the only change ever made to a hand row); nothing is deleted.
+The Match row caches what is derived from its current hands (state, status, result) and
+carries ``version`` for optimistic concurrency. Writes go through ``services``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+
+class Player(models.Model):
+    name = models.CharField(max_length=100)
+    #: The site account of this player, if they have one (scorers need not be players).
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("player-detail", args=[self.pk])
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", "in progress"
+        FINISHED = "finished", "finished"
+        VOID = "void", "void"
+
+    #: A game key of the rules engine (``find_ruleset``), checked by ``match_create``.
+    game = models.CharField(max_length=32, db_index=True)
+    preset = models.CharField(max_length=16, default="classic")
+    #: Every option's resolved value, as the engine used it (spec 1.2).
+    options = models.JSONField(default=dict)
+    title = models.CharField(max_length=200, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.IN_PROGRESS)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="matches_created"
+    )
+    #: Who may record, correct or void (the creator is always one).
+    scorers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="matches_scored")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    #: Bumped by every write to the match or its hands; clients send it back to detect races.
+    version = models.PositiveIntegerField(default=0)
+    #: The engine state after the last current hand; null = before the first hand (spec 1.1).
+    state = models.JSONField(null=True, blank=True)
+    #: The game's match result once the match is over (spec 1.5 ``result``).
+    result = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.CheckConstraint(condition=~Q(game=""), name="match_game_not_empty"),
+            models.CheckConstraint(condition=Q(preset__in=["classic", "seed"]), name="match_preset_known"),
+            models.CheckConstraint(
+                condition=Q(status__in=["in_progress", "finished", "void"]), name="match_status_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or f"{self.game} #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("match-detail", args=[self.pk])
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    #: Seat number 0 … n−1, clockwise (spec 1.1).
+    position = models.PositiveSmallIntegerField()
+    #: Partnership games only (piquet-voleur: 0 for seats 0+2, 1 for seats 1+3); null otherwise.
+    team = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "position"], name="seat_position_unique_per_match"),
+            models.UniqueConstraint(fields=["match", "player"], name="seat_player_once_per_match"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.position}: {self.player}"
+
+
+class Hand(models.Model):
+    class Status(models.TextChoices):
+        VALID = "valid", "valid"
+        #: Stored with the declared values standing (spec 1.6), or unplayable after a correction.
+        DISPUTED = "disputed", "disputed"
+        SUPERSEDED = "superseded", "superseded"
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="hands")
+    #: Position in the match, 1-based; several versions share a number, one is current.
+    number = models.PositiveIntegerField()
+    #: 1 for the first recording, +1 for each correction of the same number.
+    version = models.PositiveIntegerField(default=1)
+    dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: The hand record exactly as submitted.
+    record = models.JSONField()
+    #: What the players claimed (the record's ``declared`` / cul ``declared_banks``).
+    declared = models.JSONField(null=True, blank=True)
+    #: The engine's scores for the hand; null when the hand has errors.
+    computed = models.JSONField(null=True, blank=True)
+    state_after = models.JSONField(null=True, blank=True)
+    #: The engine result (spec 1.5 shape) this row was stored with.
+    evaluation = models.JSONField(default=dict)
+    #: Whether the declared values were accepted over mismatches (spec 1.6).
+    accepted_declared = models.BooleanField(default=False)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.VALID)
+    supersedes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["match", "number", "version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "number"],
+                condition=~Q(status="superseded"),
+                name="hand_one_current_version_per_number",
+            ),
+            models.UniqueConstraint(fields=["match", "number", "version"], name="hand_version_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_from_one"),
+            models.CheckConstraint(condition=Q(version__gte=1), name="hand_version_from_one"),
+            models.CheckConstraint(
+                condition=Q(status__in=["valid", "disputed", "superseded"]), name="hand_status_known"
+            ),
+            # A first version supersedes nothing; every later version supersedes one.
+            models.CheckConstraint(
+                condition=Q(version=1, supersedes__isnull=True) | Q(version__gt=1, supersedes__isnull=False),
+                name="hand_versions_chain",
+            ),
+        ]
+        indexes = [models.Index(fields=["match", "status", "number"], name="hand_current_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.match} hand {self.number} v{self.version} ({self.status})"
+
+    @property
+    def is_current(self) -> bool:
+        return self.status != self.Status.SUPERSEDED
+
+
+class AuditEntry(models.Model):
+    class Action(models.TextChoices):
+        PLAYER_CREATE = "player_create"
+        MATCH_CREATE = "match_create"
+        SCORER_ADD = "scorer_add"
+        HAND_RECORD = "hand_record"
+        HAND_CORRECT = "hand_correct"
+        #: A later hand re-evaluated (new version) after a correction or a recompute.
+        HAND_REEVALUATE = "hand_reevaluate"
+        MATCH_VOID = "match_void"
+        MATCH_REOPEN = "match_reopen"
+        MATCH_RECOMPUTE = "match_recompute"
+
+    #: Null for the system (a task with no user behind it).
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    action = models.CharField(max_length=32, choices=Action.choices)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.PROTECT, related_name="audit")
+    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="audit")
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    payload = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action}"

@@ -1,0 +1,94 @@
+"""Reads: the querysets and score sheets the pages and the API show."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, Q, QuerySet
+
+from .models import AuditEntry, Hand, Match, Player, Seat
+
+
+def player_list(*, search: str = "") -> QuerySet[Player]:
+    players = Player.objects.all()
+    if search.strip():
+        players = players.filter(name__icontains=search.strip())
+    return players
+
+
+def match_list(
+    *, game: str | None = None, player: Player | int | None = None, status: str | None = None
+) -> QuerySet[Match]:
+    matches = Match.objects.select_related("created_by").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+    )
+    if game:
+        matches = matches.filter(game=game)
+    if status:
+        matches = matches.filter(status=status)
+    if player is not None:
+        matches = matches.filter(seats__player=player)
+    return matches
+
+
+def match_current_hands(*, match: Match) -> QuerySet[Hand]:
+    return match.hands.exclude(status=Hand.Status.SUPERSEDED).order_by("number")
+
+
+def hand_history(*, match: Match, number: int) -> QuerySet[Hand]:
+    """Every version of hand ``number``, oldest first (the last one is current)."""
+    return match.hands.filter(number=number).select_related("recorded_by").order_by("version")
+
+
+def match_audit(*, match: Match) -> QuerySet[AuditEntry]:
+    return AuditEntry.objects.filter(Q(match=match) | Q(hand__match=match)).select_related("actor")
+
+
+def running_values(state: dict[str, Any] | None) -> list | None:
+    """What a score sheet shows after a hand: totals, or cul's banks."""
+    if not state:
+        return None
+    for key in ("totals", "banks"):
+        if key in state:
+            return state[key]
+    return None
+
+
+def match_score_sheet(*, match: Match) -> dict[str, Any]:
+    """The score sheet: seats, every current hand with declared and computed scores and the
+    running totals (banks in cul) after it, the current totals and the result when over."""
+    seats = [
+        {"position": s.position, "player": s.player_id, "name": s.player.name, "team": s.team}
+        for s in match.seats.select_related("player").order_by("position")
+    ]
+    hands = []
+    for hand in match_current_hands(match=match).select_related("recorded_by"):
+        hands.append(
+            {
+                "number": hand.number,
+                "version": hand.version,
+                "dealer": hand.dealer,
+                "status": hand.status,
+                "declared": hand.declared,
+                "computed": hand.computed,
+                "running": running_values(hand.state_after),
+                "accepted_declared": hand.accepted_declared,
+                "reason": hand.reason,
+                "errors": hand.evaluation.get("errors", []),
+                "mismatches": hand.evaluation.get("mismatches", []),
+                "warnings": hand.evaluation.get("warnings", []),
+                "recorded_by": hand.recorded_by.get_username() if hand.recorded_by else None,
+                "recorded_at": hand.recorded_at,
+            }
+        )
+    return {
+        "match": match.pk,
+        "game": match.game,
+        "status": match.status,
+        "version": match.version,
+        "seats": seats,
+        "hands": hands,
+        "totals": running_values(match.state),
+        "state": match.state,
+        "result": match.result,
+    }

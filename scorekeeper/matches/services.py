@@ -1,0 +1,464 @@
+"""Every write to matches, hands and players (HackSoft style: keyword-only ``<entity>_<action>``).
+
+Each write runs in one transaction that first locks the match row (``select_for_update``),
+checks the caller is a scorer and, when the caller sends one, that its ``version`` is the
+match's current one; it then appends rows (hands, audit entries), refreshes the match's
+cached state/status/result and bumps ``version``. ``by=None`` means the system (a task or
+a management command) and skips the scorer check.
+
+Corrections (decided here, see README "Corrections"): hand n gets a new version that
+supersedes the old one; every later current hand is re-evaluated in order from the new
+state with the declared values accepted (the players agreed on them at the table):
+- still valid and unchanged → left as it is;
+- its outcome changed → a new version (``hand_reevaluate`` in the audit log), ``valid``
+  or, when its declared values no longer match, ``disputed`` with the declared values
+  standing (spec 1.6);
+- it can no longer be evaluated at all (e.g. the match now ends earlier:
+  ``match_already_over``) → a new version flagged ``disputed`` with no scores and no
+  state: it counts for nothing and the next hands continue from the state before it.
+Nothing is rejected or deleted by the replay; the scorers see the flags and correct on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.db import transaction
+
+from scorekeeper.rules import OptionsInvalid, UnknownGame, find_ruleset
+from scorekeeper.rules.fields import is_int
+
+from . import errors
+from .models import AuditEntry, Hand, Match, Player, Seat
+
+#: Partnership games: the team of each seat position (spec 6: teams 0+2 against 1+3).
+PARTNERSHIPS = {"piquet-voleur": (0, 1, 0, 1)}
+#: Where a record carries the players' claims (spec: ``declared``; cul: ``declared_banks``).
+DECLARED_KEYS = ("declared", "declared_banks")
+
+
+# -- players ---------------------------------------------------------------------------
+def player_create(*, name: str, by=None, user=None) -> Player:
+    name = (name or "").strip()
+    if not name:
+        raise errors.Invalid("a player needs a name", field="name", code="name_missing")
+    with transaction.atomic():
+        player = Player.objects.create(name=name, user=user, created_by=by)
+        _audit(by, AuditEntry.Action.PLAYER_CREATE, player=player, payload={"name": name})
+    return player
+
+
+# -- matches ---------------------------------------------------------------------------
+def match_create(
+    *,
+    game: str,
+    players: Sequence[Player | int],
+    by,
+    preset: str = "classic",
+    options: dict[str, Any] | None = None,
+    teams: Sequence[int] | None = None,
+    title: str = "",
+    scorers: Iterable = (),
+) -> Match:
+    """Create a match with ``players`` in seat order; options are resolved and stored in full."""
+    try:
+        ruleset_class = find_ruleset(game)
+    except UnknownGame as exc:
+        raise errors.GameUnknown(str(exc), field="game") from None
+    seated = _players_in_order(players)
+    if len(seated) not in ruleset_class.seat_counts:
+        allowed = ", ".join(map(str, ruleset_class.seat_counts))
+        raise errors.SeatsInvalid(
+            f"{game} is played by {allowed} players, not {len(seated)}", field="players", code="seat_count"
+        )
+    try:
+        ruleset = ruleset_class.create(preset, options, len(seated))
+    except OptionsInvalid as exc:
+        problems = [p.to_dict() for p in exc.problems]
+        raise errors.OptionsRejected(str(exc), field=problems[0]["path"], problems=problems) from None
+    seat_teams = _teams(game, len(seated), teams)
+    with transaction.atomic():
+        match = Match.objects.create(
+            game=game,
+            preset=preset or "classic",
+            options=ruleset.options.to_dict(),
+            title=(title or "").strip(),
+            created_by=by,
+        )
+        Seat.objects.bulk_create(
+            Seat(match=match, player=player, position=i, team=seat_teams[i])
+            for i, player in enumerate(seated)
+        )
+        match.scorers.add(*[u for u in [by, *scorers] if u is not None])
+        _audit(
+            by,
+            AuditEntry.Action.MATCH_CREATE,
+            match=match,
+            payload={
+                "game": game,
+                "preset": match.preset,
+                "overrides": options or {},
+                "players": [p.pk for p in seated],
+                "teams": seat_teams,
+            },
+        )
+    return match
+
+
+def match_scorer_add(*, match: Match | int, user, by) -> Match:
+    with transaction.atomic():
+        match = _lock(match)
+        _require_scorer(match, by)
+        match.scorers.add(user)
+        _audit(by, AuditEntry.Action.SCORER_ADD, match=match, payload={"user": user.pk})
+    return match
+
+
+def match_void(*, match: Match | int, by, reason: str, version: int | None = None) -> Match:
+    """Set a match aside (abandoned, recorded by mistake): it keeps its hands but takes no more."""
+    reason = _required_reason(reason)
+    with transaction.atomic():
+        match = _lock(match)
+        _require_scorer(match, by)
+        _require_version(match, version)
+        if match.status == Match.Status.VOID:
+            raise errors.StatusConflict("the match is already void", field="status")
+        before = match.status
+        match.status = Match.Status.VOID
+        _save(match)
+        _audit(
+            by, AuditEntry.Action.MATCH_VOID, match=match, payload={"reason": reason, "status_before": before}
+        )
+    return match
+
+
+def match_reopen(*, match: Match | int, by, reason: str, version: int | None = None) -> Match:
+    """Undo a void: the status is derived from the state again (in progress or finished)."""
+    reason = _required_reason(reason)
+    with transaction.atomic():
+        match = _lock(match)
+        _require_scorer(match, by)
+        _require_version(match, version)
+        if match.status != Match.Status.VOID:
+            raise errors.StatusConflict(f"only a void match can be reopened; this one is {match.status}")
+        match.status = _status_for(match.state)
+        _save(match)
+        _audit(
+            by,
+            AuditEntry.Action.MATCH_REOPEN,
+            match=match,
+            payload={"reason": reason, "status": match.status},
+        )
+    return match
+
+
+def match_recompute(*, match: Match | int, by=None) -> dict[str, int]:
+    """Re-evaluate every current hand from the start (after an engine fix, say).
+
+    Idempotent: a second run changes nothing and leaves ``version`` alone.
+    """
+    with transaction.atomic():
+        match = _lock(match)
+        if by is not None:
+            _require_scorer(match, by)
+        game = _ruleset(match)
+        hands = list(_current(match).order_by("number"))
+        changed = _replay(match, game, None, hands, by, cause="re-evaluated by a recompute of the match")
+        if changed:
+            _refresh(match)
+            _save(match)
+        _audit(by, AuditEntry.Action.MATCH_RECOMPUTE, match=match, payload={"changed": changed})
+    return {"match": match.pk, "changed": changed, "version": match.version}
+
+
+# -- hands -----------------------------------------------------------------------------
+def hand_record(
+    *,
+    match: Match | int,
+    record: Any,
+    by,
+    version: int | None = None,
+    accept_declared: bool = False,
+    reason: str = "",
+) -> Hand:
+    """Check ``record`` against the rules and store it as the match's next hand.
+
+    Errors → ``HandRejected`` (``hand_invalid``); mismatches → ``HandRejected``
+    (``score_mismatch``) unless ``accept_declared`` with a reason: then stored ``disputed``
+    with the declared values standing (spec 1.6). ``hand.match`` is the updated match.
+    """
+    reason = (reason or "").strip()
+    with transaction.atomic():
+        match = _lock(match)
+        _require_scorer(match, by)
+        _require_version(match, version)
+        if match.status == Match.Status.VOID:
+            raise errors.MatchVoid("the match is void: reopen it before recording")
+        if match.status == Match.Status.FINISHED:
+            raise errors.MatchOver("the match is over: no more hands can be recorded", result=match.result)
+        game = _ruleset(match)
+        ev = _accepted_evaluation(game, match.state, record, accept_declared, reason)
+        number = _current(match).count() + 1
+        hand = Hand.objects.create(
+            match=match, number=number, recorded_by=by, reason=reason, **_hand_fields(record, ev, game.seats)
+        )
+        _refresh(match, last=hand)
+        _save(match)
+        _audit(by, AuditEntry.Action.HAND_RECORD, match=match, hand=hand, payload=_hand_payload(hand))
+    return hand
+
+
+def hand_correct(
+    *,
+    match: Match | int,
+    number: int,
+    record: Any,
+    by,
+    version: int | None = None,
+    accept_declared: bool = False,
+    reason: str = "",
+) -> Hand:
+    """Supersede hand ``number`` with a new version and re-evaluate every later hand.
+
+    Validated like ``hand_record`` against the state before that hand. Allowed on a
+    finished match (a mistake found after the end), refused on a void one.
+    """
+    reason = (reason or "").strip()
+    with transaction.atomic():
+        match = _lock(match)
+        _require_scorer(match, by)
+        _require_version(match, version)
+        if match.status == Match.Status.VOID:
+            raise errors.MatchVoid("the match is void: reopen it before correcting")
+        old = _current(match).filter(number=number).first() if is_int(number) else None
+        if old is None:
+            raise errors.NotFound(f"the match has no hand {number}", field="number", code="hand_not_found")
+        game = _ruleset(match)
+        before = _state_before(match, number)
+        ev = _accepted_evaluation(game, before, record, accept_declared, reason)
+        hand = _supersede(old, by=by, reason=reason, **_hand_fields(record, ev, game.seats))
+        _audit(by, AuditEntry.Action.HAND_CORRECT, match=match, hand=hand, payload=_hand_payload(hand))
+        later = list(_current(match).filter(number__gt=number).order_by("number"))
+        start = hand.state_after if hand.state_after is not None else before
+        _replay(match, game, start, later, by, cause=f"re-evaluated after the correction of hand {number}")
+        _refresh(match)
+        _save(match)
+    hand.match = match
+    return hand
+
+
+# -- internals -------------------------------------------------------------------------
+def _lock(match: Match | int) -> Match:
+    pk = match.pk if isinstance(match, Match) else match
+    try:
+        return Match.objects.select_for_update().get(pk=pk)
+    except Match.DoesNotExist:
+        raise errors.NotFound(f"no match {pk}", field="match", code="match_not_found") from None
+
+
+def _require_scorer(match: Match, by) -> None:
+    if by is None:
+        return
+    if not getattr(by, "is_authenticated", False):
+        raise errors.NotAllowed("sign in to write to a match", code="not_authenticated")
+    if by.is_superuser or match.scorers.filter(pk=by.pk).exists():
+        return
+    raise errors.NotAllowed("only the match's scorers may record, correct or void it")
+
+
+def _require_version(match: Match, version: int | None) -> None:
+    if version is None or version == match.version:
+        return
+    raise errors.VersionConflict(
+        f"the match is at version {match.version}, not {version}: reload it and try again",
+        field="version",
+        current_version=match.version,
+        hand_count=_current(match).count(),
+    )
+
+
+def _required_reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise errors.ReasonRequired("a reason is required", field="reason")
+    return reason
+
+
+def _players_in_order(players: Sequence[Player | int]) -> list[Player]:
+    ids = [p.pk if isinstance(p, Player) else p for p in players]
+    for i, pk in enumerate(ids):
+        if not is_int(pk):
+            raise errors.SeatsInvalid(f"player {pk!r} is not a player id", field=f"players[{i}]")
+    found = Player.objects.in_bulk(ids)
+    seated = []
+    for i, pk in enumerate(ids):
+        if pk not in found:
+            raise errors.SeatsInvalid(
+                f"there is no player {pk}", field=f"players[{i}]", code="player_unknown"
+            )
+        if pk in ids[:i]:
+            raise errors.SeatsInvalid(
+                f"{found[pk]} is already seated in this match", field=f"players[{i}]", code="player_twice"
+            )
+        seated.append(found[pk])
+    return seated
+
+
+def _teams(game: str, seats: int, teams: Sequence[int] | None) -> list[int | None]:
+    fixed = PARTNERSHIPS.get(game)
+    if fixed is None:
+        if teams:
+            raise errors.SeatsInvalid(f"{game} is not a partnership game: no teams", field="teams")
+        return [None] * seats
+    if teams is not None and list(teams) != list(fixed):
+        raise errors.SeatsInvalid(
+            f"{game} is played by fixed teams {list(fixed)} (seats 0+2 against 1+3)", field="teams"
+        )
+    return list(fixed)
+
+
+def _ruleset(match: Match):
+    return find_ruleset(match.game).create(match.preset, match.options, match.seats.count())
+
+
+def _accepted_evaluation(game, state, record, accept_declared: bool, reason: str):
+    """The engine's evaluation if the hand may be stored; raises HandRejected/ReasonRequired."""
+    ev = game.evaluate(state, record, accept_declared=bool(accept_declared))
+    result = ev.to_dict()
+    if ev.errors:
+        first = ev.errors[0]
+        raise errors.HandRejected(
+            first.message, evaluation=result, code="hand_invalid", field=_record_path(first.path)
+        )
+    if ev.mismatches:
+        seats = ", ".join(str(m.seat) for m in ev.mismatches)
+        if not accept_declared:
+            raise errors.HandRejected(
+                f"declared scores differ from the rules for seat(s) {seats}: {ev.mismatches[0].explanation}",
+                evaluation=result,
+                code="score_mismatch",
+            )
+        if not reason:
+            raise errors.ReasonRequired(
+                "accepting declared scores over the rules needs a reason",
+                field="reason",
+                mismatches=result["mismatches"],
+            )
+    return ev
+
+
+def _record_path(path: str) -> str:
+    if path in ("state", "seats"):
+        return path
+    return f"record.{path}" if path else "record"
+
+
+def _hand_fields(record: Any, ev, seats: int) -> dict[str, Any]:
+    """The columns of a hand row for ``record`` evaluated as ``ev``."""
+    bad = bool(ev.errors)
+    return {
+        "record": record,
+        "dealer": _dealer(record, seats),
+        "declared": _declared(record),
+        "computed": ev.scores,
+        "state_after": ev.state_after,
+        "evaluation": ev.to_dict(),
+        "accepted_declared": bool(ev.mismatches),
+        "status": Hand.Status.DISPUTED if bad or ev.mismatches else Hand.Status.VALID,
+    }
+
+
+def _dealer(record: Any, seats: int) -> int | None:
+    dealer = record.get("dealer") if isinstance(record, dict) else None
+    return dealer if is_int(dealer) and 0 <= dealer < seats else None
+
+
+def _declared(record: Any) -> Any:
+    if isinstance(record, dict):
+        for key in DECLARED_KEYS:
+            if key in record:
+                return record[key]
+    return None
+
+
+def _supersede(old: Hand, *, by, reason: str, **fields: Any) -> Hand:
+    # The old row's status is the one column of a hand ever changed: the partial unique
+    # constraint needs it out of the way before the new version goes in.
+    old.status = Hand.Status.SUPERSEDED
+    old.save(update_fields=["status"])
+    return Hand.objects.create(
+        match_id=old.match_id,
+        number=old.number,
+        version=old.version + 1,
+        supersedes=old,
+        recorded_by=by,
+        reason=reason,
+        **fields,
+    )
+
+
+def _replay(match: Match, game, state, hands: list[Hand], by, *, cause: str) -> int:
+    """Re-evaluate ``hands`` in order from ``state``; returns how many got a new version."""
+    changed = 0
+    for hand in hands:
+        ev = game.evaluate(state, hand.record, accept_declared=True)
+        fields = _hand_fields(hand.record, ev, game.seats)
+        if any(getattr(hand, name) != value for name, value in fields.items()):
+            hand = _supersede(hand, by=by, reason=cause, **fields)
+            _audit(by, AuditEntry.Action.HAND_REEVALUATE, match=match, hand=hand, payload=_hand_payload(hand))
+            changed += 1
+        if hand.state_after is not None:
+            state = hand.state_after
+    return changed
+
+
+def _current(match: Match):
+    return Hand.objects.filter(match=match).exclude(status=Hand.Status.SUPERSEDED)
+
+
+def _state_before(match: Match, number: int) -> dict | None:
+    """The state the hand ``number`` is played from: after the last earlier hand that counts."""
+    previous = (
+        _current(match).filter(number__lt=number, state_after__isnull=False).order_by("-number").first()
+    )
+    return previous.state_after if previous else None
+
+
+def _refresh(match: Match, last: Hand | None = None) -> None:
+    """Derive the match's cached state, status and result from its current hands."""
+    if last is None:
+        last = _current(match).filter(state_after__isnull=False).order_by("-number").first()
+    state = last.state_after if last else None
+    match.state = state
+    over = _status_for(state) == Match.Status.FINISHED
+    match.result = last.evaluation.get("result") if over else None
+    if match.status != Match.Status.VOID:
+        match.status = _status_for(state)
+
+
+def _status_for(state: dict | None) -> str:
+    return Match.Status.FINISHED if state and state.get("over") else Match.Status.IN_PROGRESS
+
+
+def _save(match: Match) -> None:
+    match.version += 1
+    match.save(update_fields=["state", "result", "status", "version", "updated_at"])
+
+
+def _hand_payload(hand: Hand) -> dict[str, Any]:
+    return {
+        "number": hand.number,
+        "version": hand.version,
+        "status": hand.status,
+        "accepted_declared": hand.accepted_declared,
+        "reason": hand.reason,
+        "mismatches": hand.evaluation.get("mismatches", []),
+        "errors": hand.evaluation.get("errors", []),
+    }
+
+
+def _audit(by, action: str, *, match=None, hand=None, player=None, payload=None) -> AuditEntry:
+    return AuditEntry.objects.create(
+        actor=by, action=action, match=match, hand=hand, player=player, payload=payload or {}
+    )
