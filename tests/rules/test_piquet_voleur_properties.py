@@ -88,3 +88,25 @@ def test_a_valid_record_with_one_field_replaced_by_arbitrary_json_never_raises(r
 def test_an_arbitrary_state_never_raises(state, record):
     ev = voleur().evaluate(state, record)
     ev.to_dict()
+
+
+@FAST
+@given(records(seats=4), st.integers(0, 99), st.integers(0, 99), st.integers(0, 150), st.integers(0, 150))
+def test_a_disputed_hand_with_agreeing_partners_always_leaves_a_valid_state(record, a, b, x, y):
+    game = voleur()
+    state = {"deals_played": 3, "totals": [a, b, a, b], "last_dealer": None, "over": False}
+    ev = game.evaluate(state, dict(record, declared=[x, y, x, y]), accept_declared=True)
+    assert not ev.errors, ev.errors
+    assert game.state_problems(ev.state_after) == []
+    totals = ev.state_after["totals"]
+    assert ev.match_over == ev.state_after["over"] == (ev.result is not None)
+    if ev.mismatches:
+        assert totals == [a + x, b + y, a + x, b + y]
+        assert ev.match_over == (max(totals) >= 100)
+
+
+@FAST
+@given(st.fixed_dictionaries({"deals_played": json_values, "totals": json_values, "last_dealer": json_values,
+                              "over": json_values}), records(seats=4))
+def test_a_state_with_every_key_but_any_values_never_raises(state, record):
+    voleur().evaluate(state, record).to_dict()
