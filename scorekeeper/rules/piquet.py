@@ -27,7 +27,7 @@ from .cards import PIQUET_PACK, parse_rank  # noqa: F401  (PIQUET_PACK re-export
 from .errors import CardInvalid
 from .fields import MISSING, Fields, describe, is_int, join
 from .options import GameOptions, option
-from .result import Evaluation
+from .result import Evaluation, Line
 from .ruleset import Ruleset, register
 
 # -- ranks and values (spec 2.1, 2.2) ---------------------------------------------------------
@@ -150,12 +150,32 @@ class DeclarationRules:
     sets_exclude_aces: bool = False
 
     def with_aces(self, sets_exclude_aces: bool) -> DeclarationRules:
-        return replace(self, sets_exclude_aces=sets_exclude_aces)
+        return self if sets_exclude_aces == self.sets_exclude_aces else _with_aces(self, sets_exclude_aces)
+
+
+@lru_cache(maxsize=32)
+def _with_aces(rules: DeclarationRules, sets_exclude_aces: bool) -> DeclarationRules:
+    return replace(rules, sets_exclude_aces=sets_exclude_aces)
 
 
 TWO_HAND_DECLARATIONS = DeclarationRules()
 VOLEUR_DECLARATIONS = DeclarationRules(min_point=2, card_limit=16, blanche_list=True)
 NORMAND_DECLARATIONS = DeclarationRules(card_limit=10, blanche_list=True)
+
+
+#: Fast lookup of the usual rank spellings; anything else goes through ``parse_rank``.
+_RANKS = {r: r for r in PIQUET_RANKS} | {"T": "10", "t": "10", "j": "J", "q": "Q", "k": "K", "a": "A"}
+
+
+def _rank(raw: Any) -> str | None:
+    """A canonical piquet-notation rank, or None (spec 1.3: a bad rank uses the category's code)."""
+    rank = _RANKS.get(raw) if isinstance(raw, str) else None
+    if rank is not None:
+        return rank
+    try:
+        return parse_rank(raw)
+    except CardInvalid:
+        return None
 
 
 def _scorer(f: Fields, raw: Any, path: str, finished: frozenset[int], *, nullable: bool) -> Any:
@@ -287,7 +307,7 @@ def _parse_sequences(f: Fields, raw: Any, rules: DeclarationRules, finished: fro
         return MISSING
     runs = []
     for i, item in enumerate(runs_raw):
-        path = join("sequences.runs", i)
+        path = f"sequences.runs[{i}]"
         run = _parse_run(f, item, path)
         if run is None:
             ok = False
@@ -323,10 +343,7 @@ def _parse_run(f: Fields, item: Any, path: str) -> Run | None:
         where = join(path, "length")
         f.error("sequence_invalid", where, f"a sequence has 3 to 8 cards, not {describe(length)}")
         return None
-    try:
-        rank = parse_rank(top)
-    except CardInvalid:
-        rank = None
+    rank = _rank(top)
     if rank not in RANK_INDEX:
         f.error("sequence_invalid", join(path, "top"), f"{describe(top)} is not a piquet rank")
         return None
@@ -369,7 +386,7 @@ def _parse_sets(f: Fields, raw: Any, rules: DeclarationRules, finished: frozense
     melds: list[Meld] = []
     seen: set[str] = set()
     for i, item in enumerate(items):
-        path = join("sets.sets", i)
+        path = f"sets.sets[{i}]"
         if not isinstance(item, dict):
             f.error("field_invalid", path, f"{path} must be an object, not {describe(item)}")
             ok = False
@@ -384,10 +401,7 @@ def _parse_sets(f: Fields, raw: Any, rules: DeclarationRules, finished: frozense
             f.error("set_invalid", join(path, "count"), f"a set has 3 or 4 cards, not {describe(count)}")
             ok = False
             continue
-        try:
-            rank = parse_rank(rank_raw)
-        except CardInvalid:
-            rank = None
+        rank = _rank(rank_raw)
         if rank not in allowed:
             which = "K Q J 10" if rules.sets_exclude_aces else "A K Q J 10"
             message = f"sets are of {which}, not {describe(rank_raw)}"
@@ -436,6 +450,9 @@ def reject_fields(record: dict, f: Fields, names: tuple[str, ...] = TWO_HAND_ONL
     return ok
 
 
+_INT_ONLY = frozenset((int,))
+
+
 def parse_tricks(
     record: dict, f: Fields, tricks_in_deal: int, *, finished: frozenset[int] = frozenset()
 ) -> Any:
@@ -453,6 +470,9 @@ def parse_tricks(
     if len(raw) > tricks_in_deal:
         f.error("tricks_count", "tricks", f"a deal has {tricks_in_deal} tricks, not {len(raw)}")
         return MISSING
+    # Hot path: every entry an int seat (type() also keeps out booleans, spec 1.7).
+    if not finished and {type(w) for w in raw} <= _INT_ONLY and all(0 <= w < f.seats for w in raw):
+        return tuple(raw)
     ok = True
     for i, w in enumerate(raw):
         path = join("tricks", i)
@@ -654,19 +674,16 @@ def reckon(
     winners: tuple[int, ...] | list[int] | None,
     before: list[int] | tuple[int, ...] | None = None,
     target: int | None = None,
-    seat_name=None,
 ) -> Reckoning:
     """Score one deal in the order of Cavendish's Law 67 (spec 2.4), with the target stop of 2.5
     when ``target`` is given (``before`` = the side totals before the deal).
 
     ``winners`` may be shorter than the deal only when a stop happens; otherwise the result is
-    flagged ``short``. ``seat_name(seat)`` names seats in notes (default: elder/younger in
-    two-seat deals, "seat k" otherwise).
+    flagged ``short``.
     """
     side_of = params.side_of
     nsides = params.sides
     n = params.seats
-    name = seat_name or _default_seat_name(params, first_leader)
     pts = [0] * nsides
     lines: list[list] = []
     index: dict[tuple[int, str], list] = {}
@@ -676,6 +693,7 @@ def reckon(
     last_seat = [first_leader] * nsides
     if before is None:
         before = [0] * nsides
+    sides = range(nsides)
     R, BR, Q, BQ = params.repique_at, params.repique_bonus, params.pique_at, params.pique_bonus
 
     def add(seat: int, item: str, value: int, note: str) -> None:
@@ -687,12 +705,11 @@ def reckon(
             lines.append(line)
         else:
             line[2] += value
-            line[3] = note
         side = side_of[seat]
         pts[side] += value
         last_seat[side] = seat
         if side not in first_score:
-            first_score[side] = (order[0], seat, note)
+            first_score[side] = (order[0], seat, note or item)
         order[0] += 1
 
     def reached(side: int, step: str) -> None:
@@ -704,7 +721,7 @@ def reckon(
     def pique_check(step: str, seat: int | None) -> None:
         if res.repique is not None or res.pique is not None:
             return
-        for s in range(nsides):
+        for s in sides:
             if pts[s] >= Q and all(pts[o] == 0 for o in range(nsides) if o != s):
                 who = seat if seat is not None and side_of[seat] == s else last_seat[s]
                 res.pique = Bonus(who, s, step, pts[s])
@@ -748,34 +765,59 @@ def reckon(
         res.tricks_won = tw
         winners = winners or ()
         last = params.tricks - 1
+        lead_capture = params.lead_capture
+        # Once no pique can happen any more and no target applies, the order of the remaining
+        # steps no longer matters: count them and add them up once (the hot path).
+        counts = [0] * n
+        captures = [0] * n
+        fast = False
         for t, w in enumerate(winners):
-            if t > last:
-                break
-            if params.lead_capture:
+            if not fast:
+                fast = target is None and (
+                    res.repique is not None or res.pique is not None or sum(1 for v in pts if v) >= 2
+                )
+            sw = side_of[w]
+            if fast:
+                if lead_capture:
+                    counts[leader] += 1
+                    if sw != side_of[leader]:
+                        captures[w] += 1
+                else:
+                    counts[w] += 1
+            elif lead_capture:
                 step = f"lead to trick {t + 1}"
-                add(leader, "lead", 1, f"{name(leader)} leads")
+                add(leader, "lead", 1, "")
                 pique_check(step, leader)
                 reached(side_of[leader], step)
                 # Capture and last trick are one step: both are scored before the stop check.
-                captured = side_of[w] != side_of[leader]
+                captured = sw != side_of[leader]
                 if captured:
-                    add(w, "capture", 1, "wins tricks led by the opponent")
+                    add(w, "capture", 1, "")
                 if t == last:
                     add(w, "last_trick", 1, "wins the last trick")
                 if captured or t == last:
                     pique_check(f"trick {t + 1}", w)
-                    reached(side_of[w], f"trick {t + 1}")
+                    reached(sw, f"trick {t + 1}")
             else:
-                add(w, "trick", 1, "1 per trick won")
+                add(w, "trick", 1, "")
                 pique_check(f"trick {t + 1}", w)
-                reached(side_of[w], f"trick {t + 1}")
-            tw[side_of[w]] += 1
+                reached(sw, f"trick {t + 1}")
+            tw[sw] += 1
             leader = w
+        if fast:
+            item = "lead" if lead_capture else "trick"
+            for seat in range(n):
+                if counts[seat]:
+                    add(seat, item, counts[seat], "")
+                if captures[seat]:
+                    add(seat, "capture", captures[seat], "")
+            if lead_capture and len(winners) == params.tricks:
+                add(winners[-1], "last_trick", 1, "wins the last trick")
         if len(winners) < params.tricks:
             if target is not None and params.lead_capture:
                 # Score the lead to the unfinished trick: it may be the step that reaches the target.
                 step = f"lead to trick {len(winners) + 1}"
-                add(leader, "lead", 1, f"{name(leader)} leads")
+                add(leader, "lead", 1, "")
                 pique_check(step, leader)
                 reached(side_of[leader], step)
             res.short = True
@@ -799,11 +841,29 @@ def reckon(
             reached(side, "the cards")
     except _Stop:
         pass
+    for line in lines:
+        item = line[1]
+        if item in _COUNTED_NOTES:
+            line[3] = _COUNTED_NOTES[item](line[2])
     return res
+
+
+def _tricks(k: int) -> str:
+    return f"{k} trick{'' if k == 1 else 's'}"
+
+
+#: Notes of the play items, which are aggregated per seat.
+_COUNTED_NOTES = {
+    "lead": lambda k: f"leads {_tricks(k)}",
+    "capture": lambda k: f"wins {_tricks(k)} led by the opponent",
+    "trick": lambda k: f"{_tricks(k)} won",
+}
 
 
 def _team_seat(params: ReckoningParams, winners: tuple[int, ...], side: int) -> int:
     """The seat credited with a side's cards/capot: its member who won most tricks (lowest on ties)."""
+    if params.seats == params.sides:
+        return side
     counts: dict[int, int] = {}
     for w in winners:
         if params.side_of[w] == side:
@@ -819,8 +879,7 @@ def _default_seat_name(params: ReckoningParams, first_leader: int):
 
 def apply_lines(ev: Evaluation, reckoning: Reckoning) -> None:
     """Copy the reckoning's breakdown into the evaluation."""
-    for seat, item, points, note in reckoning.lines:
-        ev.line(seat, item, points, note)
+    ev.breakdown.extend([Line(*line) for line in reckoning.lines])
 
 
 # -- summary feasibility (spec 2.3) ------------------------------------------------------------------
