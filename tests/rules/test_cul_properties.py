@@ -68,6 +68,20 @@ def test_banks_stay_within_zero_and_six_outside_the_continuation(data, seats):
         state = after
 
 
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), seats=st.integers(2, 6))
+def test_from_any_running_match_one_party_keeps_banks_within_zero_and_six(data, seats):
+    # A running match outside the continuation has every player on 1…5 banks.
+    banks = data.draw(st.lists(st.integers(1, 5), min_size=seats, max_size=seats))
+    state = {**Cul(seats=seats).initial_state(), "parties": 9, "banks": banks,
+             "dropped": [max(0, 3 - b) for b in banks], "gained": [max(0, b - 3) for b in banks]}
+    game = Cul(seats=seats)
+    ev = game.evaluate(state, declare_computed(game, state, data.draw(party(seats))))
+    assert ev.valid
+    assert all(0 <= b <= 6 for b in ev.state_after["banks"])
+    assert all(abs(a - b) <= 1 for a, b in zip(banks, ev.state_after["banks"], strict=True))
+
+
 @settings(max_examples=60, deadline=None)
 @given(data=st.data(), seats=st.integers(2, 6))
 def test_a_disputed_party_always_leaves_a_sound_state(data, seats):
