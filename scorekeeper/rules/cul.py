@@ -310,20 +310,18 @@ class Cul(Ruleset):
         self._warn(ev, state, dealer, bonuses, captured)
 
         # Spec 1.6: a disputed party's state is rebuilt from the declared banks.
-        banks_after = declared if (accept_declared and ev.mismatches) else computed_banks
+        before = state["banks"]
+        after_banks = list(declared if (accept_declared and ev.mismatches) else computed_banks)
         after = {
             "parties": state["parties"] + 1,
-            "banks": list(banks_after),
-            "points_total": [t + pts for t, pts in zip(state["points_total"], points, strict=True)],
-            "dropped": [d + max(0, b - a) for d, b, a in zip(state["dropped"], state["banks"], banks_after,
-                                                             strict=True)],
-            "gained": [g + max(0, a - b) for g, b, a in zip(state["gained"], state["banks"], banks_after,
-                                                            strict=True)],
-            "required_total": [t + r for t, r in zip(state["required_total"], required, strict=True)],
+            "banks": after_banks,
+            "points_total": [state["points_total"][p] + points[p] for p in range(n)],
+            "dropped": [state["dropped"][p] + max(0, before[p] - after_banks[p]) for p in range(n)],
+            "gained": [state["gained"][p] + max(0, after_banks[p] - before[p]) for p in range(n)],
+            "required_total": [state["required_total"][p] + required[p] for p in range(n)],
             "last_first_leader": first_leader,
-            "over": False,
+            "over": match_is_over(before, after_banks),
         }
-        after["over"] = match_is_over(state["banks"], banks_after)
         ev.state_after = after
         ev.match_over = after["over"]
         if after["over"]:
