@@ -1,0 +1,79 @@
+"""Shared fixtures for the service, view and API tests (tests/rules/ has the engine's own)."""
+
+from __future__ import annotations
+
+import os
+import socket
+from urllib.parse import urlparse
+
+import pytest
+
+from tests.fakes import Tally
+
+
+@pytest.fixture
+def tally(monkeypatch):
+    """Register the ``tally`` test game for one test."""
+    from scorekeeper.rules import RULESETS
+
+    monkeypatch.setitem(RULESETS, Tally.key, Tally)
+    return Tally
+
+
+@pytest.fixture
+def user(django_user_model):
+    return django_user_model.objects.create_user("ann", password="pw-ann-123")
+
+
+@pytest.fixture
+def other_user(django_user_model):
+    return django_user_model.objects.create_user("bob", password="pw-bob-123")
+
+
+@pytest.fixture
+def make_players(db):
+    from scorekeeper.matches.services import player_create
+
+    def make(*names):
+        return [player_create(name=name) for name in names]
+
+    return make
+
+
+@pytest.fixture
+def tally_match(tally, user, make_players):
+    """A fresh two-seat tally match to 10, created by ``user``."""
+    from scorekeeper.matches.services import match_create
+
+    return match_create(game="tally", players=make_players("Ada", "Bea"), by=user)
+
+
+def require_services() -> bool:
+    """True when PostgreSQL and Redis are both available to the integration tests.
+
+    Skips (with the reason) when they are not, or fails when REQUIRE_SERVICES=1 (CI), so a
+    missing service can never turn into a silent skip there.
+    """
+    from django.db import connection
+
+    problems = []
+    if connection.vendor != "postgresql":
+        problems.append(
+            f"the database is {connection.vendor}: a separate celery worker process must share the "
+            "test database, so set DATABASE_URL to PostgreSQL"
+        )
+    redis_url = os.environ.get("REDIS_URL", "")
+    if not redis_url:
+        problems.append("REDIS_URL is not set: no broker for a real celery worker")
+    else:
+        url = urlparse(redis_url)
+        try:
+            socket.create_connection((url.hostname or "127.0.0.1", url.port or 6379), timeout=2).close()
+        except OSError as exc:
+            problems.append(f"Redis at {redis_url} is unreachable: {exc}")
+    if not problems:
+        return True
+    reason = "; ".join(problems)
+    if os.environ.get("REQUIRE_SERVICES") == "1":
+        pytest.fail(f"REQUIRE_SERVICES=1 but {reason}")
+    pytest.skip(reason)
