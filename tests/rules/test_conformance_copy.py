@@ -7,9 +7,9 @@ from .conformance import DATA, SHARED
 
 def test_the_project_keeps_a_copy_of_every_conformance_file():
     names = sorted(p.name for p in DATA.glob("*.json"))
-    assert names == [f"{g}.json" for g in sorted(
-        ["bank", "bastard", "cul", "piquet", "piquet-au-cent", "piquet-auction",
-         "piquet-normand", "piquet-voleur"])]
+    games = ["bank", "bastard", "cul", "piquet", "piquet-au-cent", "piquet-auction",
+             "piquet-normand", "piquet-voleur"]
+    assert names == sorted(f"{game}.json" for game in games)
 
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/spec/conformance is not present here")
