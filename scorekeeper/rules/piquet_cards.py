@@ -61,6 +61,7 @@ def _card_lookup() -> dict[str, int]:
 
 
 _CARD_LOOKUP = _card_lookup()
+_CARD_BITS = {text: 1 << index for text, index in _CARD_LOOKUP.items()}
 
 
 def _suit_tables():
@@ -99,12 +100,14 @@ def _suits(hand: int) -> tuple[int, int, int, int]:
 
 def best_point(hand: int) -> int:
     """The best (cards, pips) of a hand mask, encoded ``cards * 128 + pips``; -1 for none."""
-    return max(_BEST_POINT[m] for m in _suits(hand))
+    table = _BEST_POINT
+    return max(table[hand & 0xFF], table[hand >> 8 & 0xFF], table[hand >> 16 & 0xFF], table[hand >> 24])
 
 
 def best_run(hand: int) -> int:
     """The best (length, top) of a hand mask, encoded ``length * 8 + top``; -1 for none."""
-    return max(_BEST_RUN[m] for m in _suits(hand))
+    table = _BEST_RUN
+    return max(table[hand & 0xFF], table[hand >> 8 & 0xFF], table[hand >> 16 & 0xFF], table[hand >> 24])
 
 
 def best_set(hand: int, sets_exclude_aces: bool) -> int:
@@ -118,7 +121,13 @@ def best_set(hand: int, sets_exclude_aces: bool) -> int:
 
 
 def _holds_point(hand: int, key: int) -> bool:
-    return any(key in _SUBSET_POINTS[m] for m in _suits(hand))
+    table = _SUBSET_POINTS
+    return (
+        key in table[hand & 0xFF]
+        or key in table[hand >> 8 & 0xFF]
+        or key in table[hand >> 16 & 0xFF]
+        or key in table[hand >> 24]
+    )
 
 
 def _fit_runs(run_masks: list[int], suits: list[int]) -> bool:
@@ -182,6 +191,31 @@ def _read_card(raw: object, path: str, ev: Evaluation) -> int | None:
 def _read_hands(record: dict, key: str, ev: Evaluation) -> list[int] | None:
     """``dealt`` or ``hands``: two lists of 12 distinct piquet cards, as two masks."""
     value = record[key]
+    masks = _fast_hands(value)
+    if masks is not None:
+        return masks
+    return _read_hands_reporting(key, value, ev)
+
+
+def _fast_hands(value: Any) -> list[int] | None:
+    """The masks of a well-formed pair of hands, None on any doubt (the reporting path then
+    runs). The sum of 12 distinct bits has 12 bits set; a repeated card carries and has fewer."""
+    if type(value) is not list or len(value) != 2:
+        return None
+    first, second = value
+    if type(first) is not list or type(second) is not list or len(first) != 12 or len(second) != 12:
+        return None
+    try:
+        a = sum(map(_CARD_BITS.__getitem__, first))
+        b = sum(map(_CARD_BITS.__getitem__, second))
+    except (KeyError, TypeError):
+        return None
+    if a.bit_count() != 12 or b.bit_count() != 12 or a & b:
+        return None
+    return [a, b]
+
+
+def _read_hands_reporting(key: str, value: Any, ev: Evaluation) -> list[int] | None:
     if not isinstance(value, list):
         ev.error("field_invalid", key, f"{key} must be a list of two lists of cards")
         return None
@@ -446,6 +480,14 @@ def _check_sets(sets: Any, hands: list[int], ev: Evaluation, names, sets_exclude
 
 def _read_trick_cards(value: Any, ev: Evaluation) -> list[tuple[int, int]] | None:
     """``trick_cards``: a list of [leader's card, follower's card] pairs."""
+    if type(value) is list:
+        lookup = _CARD_LOOKUP
+        try:
+            tricks = [(lookup[p[0]], lookup[p[1]]) for p in value if type(p) is list and len(p) == 2]
+            if len(tricks) == len(value):
+                return tricks
+        except (KeyError, TypeError):
+            pass  # the reporting path below says what is wrong
     if not isinstance(value, list):
         message = "trick_cards must be a list of [leader's card, follower's card]"
         ev.error("field_invalid", "trick_cards", message)
@@ -473,6 +515,8 @@ def _play_tricks(tricks, hands: list[int], elder: int, ev: Evaluation, names) ->
     remaining = list(hands)
     leader = elder
     winners = []
+    append = winners.append
+    suit_masks = _SUIT_MASKS
     for t, (lead, follow) in enumerate(tricks):
         follower = 1 - leader
         if not remaining[leader] >> lead & 1:
@@ -482,7 +526,7 @@ def _play_tricks(tricks, hands: list[int], elder: int, ev: Evaluation, names) ->
             why = _not_held(hands, follower, follow)
             return _illegal(ev, t, 1, f"{names[follower]} plays {CARD_NAMES[follow]}, {why}")
         suit = lead >> 3
-        if follow >> 3 != suit and remaining[follower] & _SUIT_MASKS[suit]:
+        if follow >> 3 != suit and remaining[follower] & suit_masks[suit]:
             return _illegal(
                 ev,
                 t,
@@ -494,7 +538,7 @@ def _play_tricks(tricks, hands: list[int], elder: int, ev: Evaluation, names) ->
         remaining[follower] ^= 1 << follow
         if follow >> 3 == suit and follow > lead:
             leader = follower
-        winners.append(leader)
+        append(leader)
     return winners
 
 
@@ -514,7 +558,7 @@ def _compare_winners(recorded: Any, winners: list[int], ev: Evaluation) -> None:
     if not isinstance(recorded, list):
         return
     for t, (seat, winner) in enumerate(zip(recorded, winners, strict=False)):
-        if is_int(seat) and seat in (0, 1) and seat != winner:
+        if seat != winner and type(seat) is int and seat in (0, 1):
             ev.error(
                 "trick_winner_mismatch",
                 f"tricks[{t}]",

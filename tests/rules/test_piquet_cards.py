@@ -540,3 +540,8 @@ def test_a_random_real_deal_is_a_complete_clean_record():
 
 def test_the_schema_fragment_describes_the_three_card_fields():
     assert set(RECORD_SCHEMA_PROPERTIES) == {"dealt", "hands", "trick_cards"}
+
+
+@pytest.mark.parametrize("value", [{}, "", 0, {"AS": "KS"}, [{"AD": 1, "QD": 2}], [("AD", "QD")]])
+def test_trick_cards_of_another_shape_are_invalid_even_when_empty(value):
+    assert errors_of(record(trick_cards=value))[0][0] == "field_invalid"
