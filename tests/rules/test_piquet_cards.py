@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from scorekeeper.rules import find_ruleset
 from scorekeeper.rules.cards import Card
 from scorekeeper.rules.errors import CardInvalid
 from scorekeeper.rules.piquet_cards import (
@@ -545,3 +546,39 @@ def test_the_schema_fragment_describes_the_three_card_fields():
 @pytest.mark.parametrize("value", [{}, "", 0, {"AS": "KS"}, [{"AD": 1, "QD": 2}], [("AD", "QD")]])
 def test_trick_cards_of_another_shape_are_invalid_even_when_empty(value):
     assert errors_of(record(trick_cards=value))[0][0] == "field_invalid"
+
+
+# -- through the rulesets: the engine passes the card level on, with its paths --------------------
+@pytest.mark.parametrize(
+    ("key", "changes", "expected"),
+    [
+        ("piquet", {"hands": [ELDER_HAND, _with(YOUNGER_HAND, 4, "1H")]}, ("card_invalid", "hands[1][4]")),
+        ("piquet", {"trick_cards": _tricks({3: ["KC", "AD"]})}, ("trick_illegal", "trick_cards[3][1]")),
+        ("piquet", {"tricks": [*WINNERS[:11], 1]}, ("trick_winner_mismatch", "tricks[11]")),
+        (
+            "piquet-au-cent",
+            {"sets": {"scorer": 1, "sets": [{"rank": "J", "count": 3}]}},
+            ("set_unsupported", "sets.sets[0]"),
+        ),
+        ("piquet-auction", {"hands": _DROP}, ("hands_required", "trick_cards")),
+    ],
+)
+def test_the_two_hand_rulesets_report_card_level_errors(key, changes, expected):
+    game = find_ruleset(key).create("classic", {}, 2)
+    rec = record(**changes)
+    if key == "piquet-auction":
+        rec["contract"] = {"declarer": 0, "tricks": 7, "sign": "plus", "multiplier": 1}
+    ev = game.evaluate(None, rec)
+    assert expected in [(p.code, p.path) for p in ev.errors]
+    assert ev.scores is None
+
+
+def test_the_seed_preset_reaches_the_card_level_without_aces_in_sets():
+    """Under ``sets_exclude_aces`` elder's trio of aces is no set: younger's sets stand alone."""
+    game = find_ruleset("piquet").create("seed", {}, 2)
+    rec = record(sets={"scorer": 0, "sets": [{"rank": "A", "count": 3}]})
+    assert "set_rank_not_allowed" in {p.code for p in game.evaluate(None, rec).errors}
+    rec = record(point={"scorer": 0, "cards": 5, "pips": 44})
+    rec["declared"] = game.evaluate(None, rec).scores
+    ev = game.evaluate(None, rec)
+    assert ev.valid and [(w.code, w.path) for w in ev.warnings] == [("better_combination_held", "point")]
