@@ -454,12 +454,18 @@ _INT_ONLY = frozenset((int,))
 
 
 def parse_tricks(
-    record: dict, f: Fields, tricks_in_deal: int, *, finished: frozenset[int] = frozenset()
+    record: dict,
+    f: Fields,
+    tricks_in_deal: int,
+    *,
+    finished: frozenset[int] = frozenset(),
+    short_allowed: bool = True,
 ) -> Any:
     """The list of trick winners, ``None`` when absent, ``MISSING`` after an error.
 
-    More winners than the deal has is ``tricks_count`` here; fewer is judged after reckoning,
-    because a target stop (spec 2.5) makes a short list legal (:func:`report_short_play`).
+    More winners than the deal has is ``tricks_count`` here; so is fewer when ``short_allowed``
+    is false (no target stop). Otherwise a short list is judged after reckoning, because a
+    target stop (spec 2.5) makes it legal (:func:`report_short_play`).
     """
     raw = record.get("tricks")
     if raw is None:
@@ -467,7 +473,7 @@ def parse_tricks(
     if not isinstance(raw, list):
         f.error("field_invalid", "tricks", f"tricks must be a list of seats, not {describe(raw)}")
         return MISSING
-    if len(raw) > tricks_in_deal:
+    if len(raw) > tricks_in_deal or (not short_allowed and len(raw) < tricks_in_deal):
         f.error("tricks_count", "tricks", f"a deal has {tricks_in_deal} tricks, not {len(raw)}")
         return MISSING
     # Hot path: every entry an int seat (type() also keeps out booleans, spec 1.7).
@@ -1250,7 +1256,7 @@ class TwoHandPiquet(Ruleset):
         contract = self._read_contract(record, f)
         rules = TWO_HAND_DECLARATIONS.with_aces(o.sets_exclude_aces)
         decl = parse_declarations(record, f, rules)
-        winners = parse_tricks(record, f, 12)
+        winners = parse_tricks(record, f, 12, short_allowed=self._target() is not None)
         summary = parse_summary(record, f)
         has_tricks = record.get("tricks") is not None
         if summary is not None and (has_tricks or record.get("trick_cards") is not None):
