@@ -253,11 +253,23 @@ def _read_declared(record: dict, f: Fields, finished: frozenset[int]) -> list[in
     return list(items) if ok else None
 
 
-def record_mismatches(ev: Evaluation, reckoning: Reckoning, declared: list[int], scores: list[int]) -> None:
+def record_mismatches(
+    ev: Evaluation, reckoning: Reckoning, declared: list[int], scores: list[int], *, teams: bool = False
+) -> None:
     """Spec 1.4 step 4: every seat is checked on its own (in voleur also each partner)."""
     for seat, (claim, computed) in enumerate(zip(declared, scores, strict=True)):
-        if claim != computed:
-            ev.mismatch(seat, claim, computed, explain_mismatch(reckoning, seat, claim, computed))
+        if claim == computed:
+            continue
+        explanation = explain_mismatch(reckoning, seat, claim, computed)
+        generic = f"the rules give {computed}:"
+        if teams and explanation.startswith(generic):
+            # The listed items are the team's, earned by either partner: say so.
+            partner = (seat + 2) % 4
+            explanation = (
+                f"the rules give seats {min(seat, partner)} and {max(seat, partner)} {computed}:"
+                + explanation[len(generic):]
+            )
+        ev.mismatch(seat, claim, computed, explanation)
 
 
 def _score_deal(
@@ -331,7 +343,7 @@ class PiquetVoleur(Ruleset):
         scores = reckoning.scores()
         ev.scores = scores
         apply_lines(ev, reckoning)
-        record_mismatches(ev, reckoning, read.declared, scores)
+        record_mismatches(ev, reckoning, read.declared, scores, teams=True)
         warn_dealer_rotation(ev, state, read.dealer)
 
         if accept_declared and ev.mismatches:

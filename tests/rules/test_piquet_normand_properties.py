@@ -10,6 +10,8 @@ from scorekeeper.rules import find_ruleset
 from .piquet_partners_strategies import json_values, mutated, records
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+#: Whole matches: fewer examples, each plays up to 40 deals.
+MATCHES = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def normand(**options):
@@ -73,7 +75,7 @@ def test_declaring_the_computed_scores_makes_any_hand_valid(record):
     assert game.evaluate(None, dict(record, declared=scores)).valid
 
 
-@FAST
+@MATCHES
 @given(st.data())
 def test_a_match_finishes_every_seat_once_and_the_last_pays_the_differences(data):
     game = normand(target=120)
@@ -146,7 +148,7 @@ def test_an_arbitrary_state_never_raises(state, record):
     normand().evaluate(state, record).to_dict()
 
 
-@FAST
+@settings(FAST, max_examples=80)
 @given(st.fixed_dictionaries({"deals_played": json_values, "totals": json_values, "last_dealer": json_values,
                               "finished": json_values, "over": json_values}), records(seats=3))
 def test_a_state_with_every_key_but_any_values_never_raises(state, record):

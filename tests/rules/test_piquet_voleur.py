@@ -301,3 +301,9 @@ def test_every_missing_field_is_reported_at_once():
     codes = problems(ev)
     for field in ("dealer", "carte_blanche", "point", "sequences", "sets", "declared"):
         assert ("field_missing", field) in codes
+
+
+def test_an_explanation_of_a_team_score_names_both_partners():
+    ev = voleur().evaluate(None, hand("no-pique", declared=[30, 4, 30, 5]))
+    assert [m.seat for m in ev.mismatches] == [3]
+    assert ev.mismatches[0].explanation.startswith("the rules give seats 1 and 3 4:")
