@@ -18,7 +18,7 @@ def card_points_of(text: str) -> int:
     return card_points(Card.parse(text))
 
 
-FAST = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 json_scalars = st.one_of(
     st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.floats(allow_nan=False), st.text(max_size=6)
@@ -277,7 +277,7 @@ def _check_never_raises(game, state, record):
         assert all(e.code and isinstance(e.path, str) for e in ev.errors)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     seats=st.integers(1, 5),
     state=st.none() | json_values,
@@ -291,7 +291,7 @@ def test_arbitrary_json_never_raises(seats, state, record, options):
 FIELDS = ("dealer", "captured_points", "captured", "finish", "finish_bonus", "left_cards", "declared")
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(data=st.data())
 def test_a_party_with_any_field_garbled_never_raises(data):
     game, state = data.draw(game_and_state())
@@ -308,7 +308,7 @@ def test_a_party_with_any_field_garbled_never_raises(data):
     _check_never_raises(game, state, record)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(data=st.data())
 def test_a_garbled_state_never_raises(data):
     game, state = data.draw(game_and_state())
