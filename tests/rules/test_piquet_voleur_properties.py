@@ -46,7 +46,7 @@ def test_declaring_the_computed_scores_makes_any_hand_valid(record):
     assert ev.valid and not ev.mismatches
 
 
-@FAST
+@settings(FAST, max_examples=60)
 @given(st.lists(records(seats=4), min_size=1, max_size=12))
 def test_a_match_keeps_team_totals_equal_and_ends_exactly_when_a_team_reaches_the_target(hands):
     game = voleur(target=150)
@@ -105,7 +105,7 @@ def test_a_disputed_hand_with_agreeing_partners_always_leaves_a_valid_state(reco
         assert ev.match_over == (max(totals) >= 100)
 
 
-@FAST
+@settings(FAST, max_examples=80)
 @given(st.fixed_dictionaries({"deals_played": json_values, "totals": json_values, "last_dealer": json_values,
                               "over": json_values}), records(seats=4))
 def test_a_state_with_every_key_but_any_values_never_raises(state, record):
