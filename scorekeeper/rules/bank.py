@@ -205,8 +205,12 @@ def explain(o: BankOptions, hand: SeatHand, declared: int) -> str:
     return text
 
 
-def _alternative_options(o: BankOptions):
+def _alternative_options(o: BankOptions) -> list[dict[str, Any]]:
     """Scoring option settings other than ``o`` a table may have played by, fewest changes first."""
+    return sorted(_option_changes(o), key=len)
+
+
+def _option_changes(o: BankOptions):
     yield from ({"king_bonus": v} for v in ("additive", "replace") if v != o.king_bonus)
     yield from ({"leftover_rule": v} for v in ("penalty", "none") if v != o.leftover_rule)
     current = (o.penalty_option, o.penalty_reading, o.penalty_flat, o.penalty_per_card)
