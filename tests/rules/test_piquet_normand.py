@@ -271,3 +271,15 @@ def test_it_refuses_a_hand_after_the_match_is_over():
 def test_it_refuses_four_seats():
     ev = find_ruleset("piquet-normand").create("classic", {}, 4).evaluate(None, hand())
     assert problems(ev) == {("seat_count", "seats")}
+
+
+def test_the_record_schema_is_valid_and_accepts_every_conformance_record():
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = find_ruleset("piquet-normand").record_schema
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    for case in CASES.values():
+        for record in case.get("hands", [case.get("hand")]):
+            if case.get("expect", {}).get("errors"):
+                continue
+            assert not list(validator.iter_errors(record)), case["id"]

@@ -307,3 +307,15 @@ def test_an_explanation_of_a_team_score_names_both_partners():
     ev = voleur().evaluate(None, hand("no-pique", declared=[30, 4, 30, 5]))
     assert [m.seat for m in ev.mismatches] == [3]
     assert ev.mismatches[0].explanation.startswith("the rules give seats 1 and 3 4:")
+
+
+def test_the_record_schema_is_valid_and_accepts_every_conformance_record():
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = find_ruleset("piquet-voleur").record_schema
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    for case in CASES.values():
+        for record in case.get("hands", [case.get("hand")]):
+            if case.get("expect", {}).get("errors"):
+                continue
+            assert not list(validator.iter_errors(record)), case["id"]
