@@ -145,6 +145,10 @@ STORAGES = {
     },
 }
 
+# Debug serves files straight from the apps (no collectstatic needed while developing).
+WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_USE_FINDERS = DEBUG
+
 LOGIN_URL = "admin:login"
 
 REST_FRAMEWORK = {

@@ -21,12 +21,11 @@ def match_detail(request, pk: int):
     sheet = selectors.match_score_sheet(match=match)
     n = len(sheet["seats"])
     for hand in sheet["hands"]:
+        # A seat's claim is shown only where it differs from the rules: cul declares banks,
+        # not the hand's score, so a plain declared column would mislead there.
+        claims = {m["seat"]: m["declared"] for m in hand["mismatches"]}
         hand["cells"] = [
-            {
-                "declared": _at(hand["declared"], i),
-                "computed": _at(hand["computed"], i),
-                "running": _at(hand["running"], i),
-            }
+            {"computed": _at(hand["computed"], i), "running": _at(hand["running"], i), "claim": claims.get(i)}
             for i in range(n)
         ]
     result = sheet["result"] or {}

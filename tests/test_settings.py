@@ -1,0 +1,74 @@
+"""Settings come from the environment; production mode refuses to start without a secret key."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from scorekeeper.settings import env_bool, env_int, env_list
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {
+        k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "REDIS_URL", "DATABASE_URL"))
+    }
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_missing_secret_key_in_production_mode_stops_the_start_with_a_clear_message():
+    run = manage("check", DJANGO_DEBUG="0")
+
+    assert run.returncode != 0
+    assert "ImproperlyConfigured: DJANGO_SECRET_KEY is not set" in run.stderr
+    assert "required when DJANGO_DEBUG is off" in run.stderr
+
+
+def test_production_mode_starts_with_a_secret_key():
+    run = manage("check", DJANGO_DEBUG="0", DJANGO_SECRET_KEY="x" * 50, DJANGO_ALLOWED_HOSTS="scores.example")
+    assert run.returncode == 0, run.stderr
+
+
+def test_without_redis_tasks_run_in_process_and_with_it_redis_is_the_broker():
+    show = "from django.conf import settings as s; print(s.CELERY_TASK_ALWAYS_EAGER, s.CELERY_BROKER_URL)"
+    assert manage("shell", "--no-imports", "-c", show).stdout.split() == ["True", "memory://"]
+    with_redis = manage("shell", "--no-imports", "-c", show, REDIS_URL="redis://127.0.0.1:6379/3").stdout.split()
+    assert with_redis == ["False", "redis://127.0.0.1:6379/3"]
+
+
+def test_the_default_database_is_a_sqlite_file_in_the_project_folder():
+    show = "from django.conf import settings as s; print(s.DATABASES['default']['NAME'])"
+    assert manage("shell", "--no-imports", "-c", show).stdout.strip() == str(ROOT / "db.sqlite3")
+
+
+@pytest.mark.parametrize(
+    ("raw", "value"), [("1", True), ("true", True), ("ON", True), ("0", False), ("no", False)]
+)
+def test_booleans_read_the_usual_spellings(monkeypatch, raw, value):
+    monkeypatch.setenv("SK_FLAG", raw)
+    assert env_bool("SK_FLAG", not value) is value
+
+
+def test_a_misspelt_boolean_or_integer_is_refused_at_start(monkeypatch):
+    monkeypatch.setenv("SK_FLAG", "maybe")
+    monkeypatch.setenv("SK_NUM", "ten")
+    with pytest.raises(ImproperlyConfigured, match="SK_FLAG"):
+        env_bool("SK_FLAG", True)
+    with pytest.raises(ImproperlyConfigured, match="SK_NUM"):
+        env_int("SK_NUM", 1)
+
+
+def test_lists_are_comma_separated(monkeypatch):
+    monkeypatch.setenv("SK_HOSTS", " a.example, b.example ,")
+    assert env_list("SK_HOSTS", "") == ["a.example", "b.example"]

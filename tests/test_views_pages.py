@@ -1,0 +1,71 @@
+"""The web pages: home, a match's score sheet, a player's matches."""
+
+import pytest
+from django.urls import reverse
+
+from scorekeeper.matches.services import hand_record, match_void
+from tests.fakes import hand
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_home_page_lists_recent_matches_and_players(client, tally_match):
+    response = client.get(reverse("home"))
+
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert tally_match.get_absolute_url() in body
+    assert "Ada" in body and "Bea" in body
+    assert 'name="viewport"' in body  # usable on a phone
+
+
+def test_the_home_page_works_with_nothing_recorded(client):
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    assert "No matches yet" in response.content.decode()
+
+
+def test_the_match_page_shows_the_score_sheet_with_running_totals_and_the_result(client, tally_match, user):
+    hand_record(match=tally_match, record=hand([6, 1]), by=user)
+    hand_record(match=tally_match, record=hand([5, 3], dealer=1), by=user)
+
+    response = client.get(tally_match.get_absolute_url())
+
+    assert response.status_code == 200
+    sheet = response.context["sheet"]
+    assert [h["running"] for h in sheet["hands"]] == [[6, 1], [11, 4]]
+    assert sheet["totals"] == [11, 4]
+    body = response.content.decode()
+    assert "Result" in body and "placements" in body
+
+
+def test_the_match_page_shows_a_disputed_hand_with_the_claim_and_the_reason(client, tally_match, user):
+    hand_record(
+        match=tally_match,
+        record=hand([3, 1], declared=[4, 1]),
+        by=user,
+        accept_declared=True,
+        reason="we agreed",
+    )
+
+    body = client.get(tally_match.get_absolute_url()).content.decode()
+
+    assert "disputed" in body and "(declared 4)" in body and "we agreed" in body
+
+
+def test_a_void_match_page_says_so(client, tally_match, user):
+    match_void(match=tally_match, by=user, reason="wrong pack")
+    assert "void" in client.get(tally_match.get_absolute_url()).content.decode()
+
+
+def test_an_unknown_match_is_a_404(client, db):
+    assert client.get(reverse("match-detail", args=[999])).status_code == 404
+
+
+def test_the_player_page_lists_their_matches(client, tally_match):
+    player = tally_match.seats.get(position=1).player
+
+    response = client.get(player.get_absolute_url())
+
+    assert response.status_code == 200
+    assert tally_match.get_absolute_url() in response.content.decode()
