@@ -491,3 +491,20 @@ def test_play_scores_a_whole_match_from_the_conformance_file():
 
 def test_the_evaluation_is_json_serialisable():
     json.dumps(game().evaluate(None, party(declared=[64, 51, 15])).to_dict())
+
+
+def test_after_a_tie_break_the_match_end_rule_is_applied_to_every_total():
+    # Spec 9 "the rule is then applied again", read literally: a player who sat out the tie-break
+    # and is alone on top at or above the target after it wins.
+    before = state([254, 254, 250], parties=5, last_dealer=1, last_loser=2, tiebreak_seats=[0, 1])
+    blocked = {
+        "dealer": 0,
+        "captured_points": [0, 0, 0],
+        "finish": [None, None, None],
+        "left_cards": [["AS", "AH"], ["AD", "AC"], []],
+        "declared": [-24, -24, 0],
+    }
+    ev = game().evaluate(before, blocked)
+    assert ev.valid, ev.to_dict()
+    assert [w.code for w in ev.warnings] == ["play_blocked"]
+    assert ev.result == {"placements": [2, 2, 1], "totals": [230, 230, 250], "winner": 2}
