@@ -212,10 +212,7 @@ def parse_declarations(
             ok = False
             continue
         values[key] = record[key]
-    if not ok:
-        # Still check the present categories so that one pass reports every fault.
-        pass
-
+    # The present categories are checked even after a fault, so one pass reports every fault.
     blanche: tuple[int, ...] = ()
     if "carte_blanche" in values and values["carte_blanche"] is not None:
         raw = values["carte_blanche"]
@@ -702,7 +699,7 @@ def reckon(
     sides = range(nsides)
     R, BR, Q, BQ = params.repique_at, params.repique_bonus, params.pique_at, params.pique_bonus
 
-    def add(seat: int, item: str, value: int, note: str) -> None:
+    def add(seat: int, item: str, value: int, note: str, fact: str = "") -> None:
         key = (seat, item)
         line = index.get(key)
         if line is None:
@@ -715,7 +712,7 @@ def reckon(
         pts[side] += value
         last_seat[side] = seat
         if side not in first_score:
-            first_score[side] = (order[0], seat, note or item)
+            first_score[side] = (order[0], seat, fact or item)
         order[0] += 1
 
     def reached(side: int, step: str) -> None:
@@ -737,39 +734,43 @@ def reckon(
     decl = declarations
     try:
         # I–IV: the hand phase, one step per category (spec 2.4).
-        steps: list[tuple[int, int, str, str]] = []
+        # (seat, value, item, note, fact): the fact names the combination in explanations.
+        steps: list[tuple[int, int, str, str, str]] = []
         for h in sorted(decl.carte_blanche, key=lambda h: (h - first_leader) % n):
-            steps.append((h, 10, "carte_blanche", "carte blanche"))
+            steps.append((h, 10, "carte_blanche", "carte blanche", "carte blanche"))
         if decl.point is not None and decl.point.scorer is not None:
             p = decl.point
-            steps.append((p.scorer, p.cards, "point", f"point of {p.cards} ({p.pips}), good"))
+            note = f"point of {p.cards} ({p.pips}), good"
+            steps.append((p.scorer, p.cards, "point", note, f"point of {p.cards}"))
             res.categories["point"] = p.scorer
         if decl.sequences is not None and decl.sequences.scorer is not None:
             sq = decl.sequences
             runs = ", ".join(r.describe() for r in sq.runs)
-            steps.append((sq.scorer, sq.value, "sequences", runs))
+            steps.append((sq.scorer, sq.value, "sequences", runs, sq.describe()))
             res.categories["sequences"] = sq.scorer
         if decl.sets is not None:
             st = decl.sets
             melds = ", ".join(m.describe() for m in st.sets)
-            steps.append((st.scorer, st.value, "sets", melds))
+            steps.append((st.scorer, st.value, "sets", melds, st.describe()))
             res.categories["sets"] = st.scorer
-        for seat, value, item, note in steps:
+        for seat, value, item, note, fact in steps:
             side = side_of[seat]
             others_before = sum(pts) - pts[side]
-            add(seat, item, value, note)
+            add(seat, item, value, note, fact)
             if res.repique is None and others_before == 0 and pts[side] >= R:
                 res.repique = Bonus(seat, side, item, pts[side])
                 add(seat, "repique", BR, f"repique: {pts[side]} in hand before the opponent scores")
             reached(side, item)
         res.hand_points = list(pts)
 
-        # V: the play.
+        # V: the play. A pique as play begins (auction: 29 in hand) is a step of its own.
         pique_check("as play begins", None)
+        if res.pique is not None:
+            reached(res.pique.side, "as play begins")
         leader = first_leader
         tw = [0] * nsides
         res.tricks_won = tw
-        winners = winners or ()
+        winners = tuple(winners[: params.tricks]) if winners else ()
         last = params.tricks - 1
         lead_capture = params.lead_capture
         # Once no pique can happen any more and no target applies, the order of the remaining
@@ -1335,7 +1336,7 @@ class TwoHandPiquet(Ruleset):
 
 
 #: Stop steps whose place in the deal a summary does not hide: the hand phase and the cards.
-_NOT_IN_PLAY = frozenset(("carte_blanche", "point", "sequences", "sets", "the cards"))
+_NOT_IN_PLAY = frozenset(("carte_blanche", "point", "sequences", "sets", "as play begins", "the cards"))
 
 
 def _card_level(record: dict, ev: Evaluation, *, elder: int, sets_exclude_aces: bool):
