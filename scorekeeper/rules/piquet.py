@@ -3,18 +3,20 @@ engine, state helpers, and the two-hand rulesets ``piquet``, ``piquet-au-cent`` 
 ``piquet-auction``.
 
 Usage note for the partnership / three-hand rulesets (``piquet_partners.py``): read the four
-categories with :func:`parse_declarations` and a :class:`DeclarationRules` (``VOLEUR_DECLARATIONS``
-or ``normand_declarations(...)``, ``finished=`` for ``seat_finished``); read the winners with
-:func:`parse_tricks` (``tricks_in_deal=8`` or 10; it reports ``seat_out_of_range`` and too many
-winners); reject the two-hand-only fields with :func:`reject_fields` (``TWO_HAND_ONLY_FIELDS``).
-Then call :func:`reckon` with the variant's :class:`ReckoningParams` (:func:`voleur_params`,
-:func:`normand_params`, :func:`normand_two_hand_params`), ``first_leader=`` (see
-:func:`first_leader_of`), ``before=`` the side totals and ``target=``. The returned
-:class:`Reckoning` has per-side ``points``, ``lines`` (attributed to the seat that earned them;
-give them to ``Evaluation.line``), ``stop_side``/``stop_step``, ``short`` (the tricks ran out
-without a stop: report it with :func:`report_short_play`), and the facts that
-:func:`explain_mismatch` turns into a human explanation. State helpers:
-:func:`piquet_state_problems`, :func:`advance_state`, :func:`warn_dealer_rotation`.
+categories with :func:`parse_declarations` and a :class:`DeclarationRules`
+(``VOLEUR_DECLARATIONS`` or ``NORMAND_DECLARATIONS``, ``.with_aces(sets_exclude_aces)``;
+``finished=`` for ``seat_finished``); read the winners with :func:`parse_tricks`
+(``tricks_in_deal`` 8, 10 or 12; it reports ``seat_out_of_range`` and too many winners) and
+reject the two-hand-only fields with :func:`reject_fields`. Then call :func:`reckon` with the
+variant's :class:`ReckoningParams` (:func:`voleur_params`, :func:`normand_params`,
+:func:`normand_two_hand_params`), ``first_leader=`` (:func:`first_leader_of`; in normand's
+two-hand phase pass the active non-dealer yourself, as the finished seat may sit next to the
+dealer), ``before=`` the side totals and ``target=``. The :class:`Reckoning` it returns has
+per-side ``points`` (``scores()`` per seat), ``lines`` attributed to the seat that earned them
+(:func:`apply_lines`), ``stop_side`` / ``stop_step``, ``short`` (the tricks ran out without a
+stop: :func:`report_short_play`), and the facts :func:`explain_mismatch` turns into a human
+explanation. State helpers: :func:`piquet_state_problems`, :func:`advance_state`,
+:func:`warn_dealer_rotation`.
 """
 
 from __future__ import annotations
@@ -469,6 +471,9 @@ def parse_tricks(
         return None
     if not isinstance(raw, list):
         f.error("field_invalid", "tricks", f"tricks must be a list of seats, not {describe(raw)}")
+        return MISSING
+    if not raw and not short_allowed:
+        f.error("play_missing", "tricks", "the play is required: the trick winners list is empty")
         return MISSING
     if len(raw) > tricks_in_deal or (not short_allowed and len(raw) < tricks_in_deal):
         f.error("tricks_count", "tricks", f"a deal has {tricks_in_deal} tricks, not {len(raw)}")
