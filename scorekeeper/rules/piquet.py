@@ -666,6 +666,12 @@ class Reckoning:
     def seat_score(self, seat: int) -> int:
         return self.points[self.params.side_of[seat]]
 
+    def barred_by(self, side: int) -> tuple[int, int, str] | None:
+        """The first step in which another side scored, ``(order, seat, combination)``: what bars
+        this side's pique or repique (spec 2.4: the opponent reckoned first). None if nobody did."""
+        others = [v for s, v in self.first_score.items() if s != side]
+        return min(others) if others else None
+
     def scores(self) -> list[int]:
         return [self.points[s] for s in self.params.side_of]
 
@@ -1020,7 +1026,7 @@ def explain_mismatch(reckoning: Reckoning, seat: int, declared: int, computed: i
     bonus = reckoning.pique or reckoning.repique
     if bonus is None and diff in (p.pique_bonus, p.repique_bonus):
         kind = "pique" if diff == p.pique_bonus else "repique"
-        barrer = _first_opponent_score(reckoning, side)
+        barrer = reckoning.barred_by(side)
         if barrer is not None:
             _, bseat, bnote = barrer
             what = "hand" if kind == "repique" else "play"
@@ -1043,9 +1049,6 @@ def explain_mismatch(reckoning: Reckoning, seat: int, declared: int, computed: i
     return f"the rules give {computed}: {detail}"
 
 
-def _first_opponent_score(reckoning: Reckoning, side: int):
-    others = [v for s, v in reckoning.first_score.items() if s != side]
-    return min(others) if others else None
 
 
 # -- the two-hand rulesets (spec 3, 4, 5) ------------------------------------------------------------
@@ -1249,7 +1252,14 @@ class TwoHandPiquet(Ruleset):
         return initial_piquet_state(self.seats)
 
     def state_problems(self, state: dict[str, Any]) -> list[str]:
-        return piquet_state_problems(state, self.seats)
+        problems = piquet_state_problems(state, self.seats)
+        if not problems and not state["over"]:
+            problems = self._unfinished_problems(state)
+        return problems
+
+    def _unfinished_problems(self, state: dict[str, Any]) -> list[str]:
+        """Why a state that says ``over: false`` should already be over (none by default)."""
+        return []
 
     # -- evaluation ----------------------------------------------------------------------------------
     def _evaluate(self, state: dict, record: dict, ev: Evaluation, accept_declared: bool) -> None:
@@ -1368,6 +1378,14 @@ def _rubicon_result(totals: list[int], rubicon: int) -> dict[str, Any]:
             "rubiconed": rubiconed, "points_won": points, "settlement": settlement}
 
 
+def _partie_problems(state: dict, deals: int) -> list[str]:
+    played, totals = state["deals_played"], state["totals"]
+    # After the tie's first extra deal the totals may differ: only deal ``deals + 2`` decides.
+    if played >= deals + 2 or (played == deals and totals[0] != totals[1]):
+        return [f"after {played} deals with totals {totals} the partie is over"]
+    return []
+
+
 def _partie_end(after: dict, deals: int, rubicon: int) -> dict | None:
     """After ``deals`` deals the partie ends unless tied; a tie plays two more deals (Law 71)."""
     played = after["deals_played"]
@@ -1389,6 +1407,9 @@ class Piquet(TwoHandPiquet):
     def _match_end(self, after, reckoning, disputed):
         return _partie_end(after, self.options.deals, self.options.rubicon)
 
+    def _unfinished_problems(self, state):
+        return _partie_problems(state, self.options.deals)
+
 
 @register
 class PiquetAuCent(TwoHandPiquet):
@@ -1401,6 +1422,12 @@ class PiquetAuCent(TwoHandPiquet):
 
     def _target(self):
         return None if self.options.finish_hand else self.options.target
+
+    def _unfinished_problems(self, state):
+        totals = state["totals"]
+        if max(totals) >= self.options.target and totals[0] != totals[1]:
+            return [f"a total has reached {self.options.target}, so the game is over"]
+        return []
 
     def _match_end(self, after, reckoning, disputed):
         o = self.options
@@ -1497,3 +1524,6 @@ class PiquetAuction(TwoHandPiquet):
 
     def _match_end(self, after, reckoning, disputed):
         return _partie_end(after, self.options.deals, self.options.rubicon)
+
+    def _unfinished_problems(self, state):
+        return _partie_problems(state, self.options.deals)

@@ -421,3 +421,20 @@ def test_summary_winners_finds_a_witness_sequence():
     witness = summary_winners(params, 0, d, PlaySummary((6, 6), (7, 7), 1, True))
     assert witness is not None and len(witness) == 12
     assert summary_winners(params, 0, d, PlaySummary((6, 6), (9, 7), 1, True)) is None
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        {"deals_played": 6, "totals": [120, 100], "last_dealer": 0, "over": False},
+        {"deals_played": 8, "totals": [120, 120], "last_dealer": 0, "over": False},
+    ],
+)
+def test_a_state_that_should_already_be_over_is_invalid(state):
+    assert [e.code for e in piquet().evaluate(state, P11).errors] == ["state_invalid"]
+
+
+def test_the_tie_break_deals_may_leave_the_totals_unequal_in_between():
+    ev = piquet().evaluate({"deals_played": 7, "totals": [120, 110], "last_dealer": 1, "over": False},
+                           record(dealer=0, tricks=[1] * 12, declared=[0, 0]))
+    assert not ev.errors

@@ -103,3 +103,8 @@ def test_the_options_of_au_cent():
     assert names == [
         "sets_exclude_aces", "capot_additive", "exchange_order", "target", "finish_hand", "double_when"
     ]
+
+
+def test_a_state_past_the_target_that_is_not_over_is_invalid():
+    ev = au_cent().evaluate(state([100, 40]), STOP_IN_PLAY)
+    assert [e.code for e in ev.errors] == ["state_invalid"]
