@@ -153,3 +153,4 @@ def test_a_recompute_supersedes_hands_the_engine_now_scores_differently(tally_ma
     current = Hand.objects.get(match=tally_match, status="valid")
     assert current.version == 2 and current.state_after["totals"] == [3, 1]
     assert Match.objects.get(pk=tally_match.pk).state["totals"] == [3, 1]
+

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
@@ -17,8 +18,14 @@ def player_list(*, search: str = "") -> QuerySet[Player]:
 
 
 def match_list(
-    *, game: str | None = None, player: Player | int | None = None, status: str | None = None
+    *,
+    game: str | None = None,
+    player: Player | int | None = None,
+    status: str | None = None,
+    created_from: date | None = None,
+    created_to: date | None = None,
 ) -> QuerySet[Match]:
+    """Matches newest first; ``created_from`` / ``created_to`` are inclusive days (UTC)."""
     matches = Match.objects.select_related("created_by").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
     )
@@ -28,6 +35,10 @@ def match_list(
         matches = matches.filter(status=status)
     if player is not None:
         matches = matches.filter(seats__player=player)
+    if created_from is not None:
+        matches = matches.filter(created_at__date__gte=created_from)
+    if created_to is not None:
+        matches = matches.filter(created_at__date__lte=created_to)
     return matches
 
 
