@@ -24,9 +24,13 @@ def test_the_score_sheet_shows_only_current_hands_with_running_totals(tally_matc
     hand_record(match=tally_match, record=hand([2, 2], dealer=1), by=user)
     hand_correct(match=tally_match, number=1, record=hand([1, 1]), by=user)
 
+    tally_match.refresh_from_db()
     sheet = match_score_sheet(match=tally_match)
 
-    assert [(h["number"], h["version"], h["running"]) for h in sheet["hands"]] == [(1, 2, [1, 1]), (2, 2, [3, 3])]
+    assert [(h["number"], h["version"], h["running"]) for h in sheet["hands"]] == [
+        (1, 2, [1, 1]),
+        (2, 2, [3, 3]),
+    ]
     assert sheet["totals"] == [3, 3] and sheet["result"] is None
     assert [s["name"] for s in sheet["seats"]] == ["Ada", "Bea"]
 
@@ -43,7 +47,12 @@ def test_a_hand_history_lists_every_version_oldest_first(tally_match, user):
 
 @pytest.mark.parametrize(
     ("state", "shown"),
-    [(None, None), ({"totals": [1, 2]}, [1, 2]), ({"banks": [3, 4], "points_total": [0, 0]}, [3, 4]), ({}, None)],
+    [
+        (None, None),
+        ({"totals": [1, 2]}, [1, 2]),
+        ({"banks": [3, 4], "points_total": [0, 0]}, [3, 4]),
+        ({}, None),
+    ],
 )
 def test_running_values_are_the_totals_or_cul_banks(state, shown):
     assert running_values(state) == shown
