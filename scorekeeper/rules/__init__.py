@@ -12,7 +12,7 @@ from .result import Evaluation, Line, Mismatch, Problem
 from .ruleset import RULESETS, Ruleset, find_ruleset, register
 
 # Game modules register their rulesets on import.
-from . import piquet, piquet_partners, cul, bank, bastard  # noqa: E402,F401  isort: skip
+from . import piquet, piquet_partners, cul, bank, bastard  # noqa: F401  isort: skip
 
 __all__ = [
     "RULESETS",
@@ -25,8 +25,8 @@ __all__ = [
     "Mismatch",
     "OptionsInvalid",
     "Problem",
-    "Ruleset",
     "RulesError",
+    "Ruleset",
     "UnknownGame",
     "find_ruleset",
     "register",

@@ -59,7 +59,9 @@ class Ruleset:
         """Why ``state`` is malformed or breaks the game's invariants (empty if fine)."""
         raise NotImplementedError
 
-    def _evaluate(self, state: dict[str, Any], record: dict[str, Any], ev: Evaluation, accept_declared: bool) -> None:
+    def _evaluate(
+        self, state: dict[str, Any], record: dict[str, Any], ev: Evaluation, accept_declared: bool
+    ) -> None:
         """Validate and score ``record`` into ``ev`` (spec 1.4 steps 2–6).
 
         With ``accept_declared`` the state after the hand is built from the declared
