@@ -22,12 +22,12 @@ def tally(monkeypatch):
 
 @pytest.fixture
 def user(django_user_model):
-    return django_user_model.objects.create_user("ann", password="pw-ann-123")
+    return django_user_model.objects.create_user("ann")
 
 
 @pytest.fixture
 def other_user(django_user_model):
-    return django_user_model.objects.create_user("bob", password="pw-bob-123")
+    return django_user_model.objects.create_user("bob")
 
 
 @pytest.fixture
@@ -48,8 +48,8 @@ def tally_match(tally, user, make_players):
     return match_create(game="tally", players=make_players("Ada", "Bea"), by=user)
 
 
-def require_services() -> bool:
-    """True when PostgreSQL and Redis are both available to the integration tests.
+def require_services(*, redis: bool = True, why: str = "a separate celery worker process") -> bool:
+    """True when PostgreSQL (and Redis) are available to the integration tests.
 
     Skips (with the reason) when they are not, or fails when REQUIRE_SERVICES=1 (CI), so a
     missing service can never turn into a silent skip there.
@@ -59,11 +59,13 @@ def require_services() -> bool:
     problems = []
     if connection.vendor != "postgresql":
         problems.append(
-            f"the database is {connection.vendor}: a separate celery worker process must share the "
-            "test database, so set DATABASE_URL to PostgreSQL"
+            f"the database is {connection.vendor}: {why} must share the test database, "
+            "so set DATABASE_URL to PostgreSQL"
         )
     redis_url = os.environ.get("REDIS_URL", "")
-    if not redis_url:
+    if not redis:
+        pass
+    elif not redis_url:
         problems.append("REDIS_URL is not set: no broker for a real celery worker")
     else:
         url = urlparse(redis_url)
