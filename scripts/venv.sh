@@ -26,7 +26,6 @@ ensure_venv() {
     wanted="$(cat requirements*.txt | .venv/bin/python -c 'import hashlib, sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())')"
     if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
         echo "installing $requirements into .venv"
-        .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
         .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$requirements"
         echo "$wanted" >"$stamp"
     fi
