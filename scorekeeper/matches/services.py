@@ -240,8 +240,14 @@ def hand_correct(
         hand = _supersede(old, by=by, reason=reason, **_hand_fields(record, ev, game.seats))
         _audit(by, AuditEntry.Action.HAND_CORRECT, match=match, hand=hand, payload=_hand_payload(hand))
         later = list(_current(match).filter(number__gt=number).order_by("number"))
-        start = hand.state_after if hand.state_after is not None else before
-        _replay(match, game, start, later, by, cause=f"re-evaluated after the correction of hand {number}")
+        _replay(
+            match,
+            game,
+            hand.state_after,
+            later,
+            by,
+            cause=f"re-evaluated after the correction of hand {number}",
+        )
         _refresh(match)
         _save(match)
     hand.match = match
