@@ -16,7 +16,7 @@ from typing import Any
 from .cards import SHORT_PACK, Card
 from .fields import MISSING, Fields, describe, is_int, join
 from .options import GameOptions, option
-from .result import Evaluation
+from .result import Evaluation, competition_ranking
 from .ruleset import Ruleset, register
 
 #: Card points (spec 9); 9 8 7 6 are worth nothing.
@@ -232,11 +232,6 @@ def _option_changes(o: BankOptions):
             continue
         names = ("penalty_option", "penalty_reading", "penalty_flat", "penalty_per_card")
         yield {n: v for n, v, c in zip(names, candidate, current, strict=True) if v != c}
-
-
-def competition_ranking(values: list[int]) -> list[int]:
-    """Spec 1.1: 1 + the number of players with a strictly higher total."""
-    return [1 + sum(1 for other in values if other > v) for v in values]
 
 
 # -- the hand record -------------------------------------------------------------

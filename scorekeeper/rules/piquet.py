@@ -29,7 +29,7 @@ from .cards import PIQUET_PACK, parse_rank  # noqa: F401  (PIQUET_PACK re-export
 from .errors import CardInvalid
 from .fields import MISSING, Fields, describe, is_int, join
 from .options import GameOptions, option
-from .result import Evaluation, Line
+from .result import Evaluation, Line, competition_ranking
 from .ruleset import Ruleset, register
 
 # -- ranks and values (spec 2.1, 2.2) ---------------------------------------------------------
@@ -1223,11 +1223,6 @@ class Contract:
     multiplier: int
 
 
-def _placements(totals: list[int]) -> list[int]:
-    """Competition ranking, higher totals first (spec 1.1)."""
-    return [1 + sum(1 for other in totals if other > t) for t in totals]
-
-
 class TwoHandPiquet(Ruleset):
     """Shared evaluation of ``piquet``, ``piquet-au-cent`` and ``piquet-auction``."""
 
@@ -1374,7 +1369,7 @@ def _rubicon_result(totals: list[int], rubicon: int) -> dict[str, Any]:
     rubiconed = low < rubicon
     points = w + low + rubicon if rubiconed else w - low + rubicon
     settlement = [points, -points] if winner == 0 else [-points, points]
-    return {"placements": _placements(totals), "totals": list(totals), "winner": winner,
+    return {"placements": competition_ranking(totals), "totals": list(totals), "winner": winner,
             "rubiconed": rubiconed, "points_won": points, "settlement": settlement}
 
 
