@@ -2,17 +2,24 @@
 
     .venv/bin/python benchmarks/bench_rules.py [--seconds 1.0]
 
-The workload is every valid hand of the conformance cases (match cases are
-replayed so each hand is scored on its real state before it). Piquet two-hand
-records are split into declaration level and card level (records carrying
-``dealt``/``hands``/``trick_cards``). Each workload is run in a loop for the
-given time; the figures are printed side by side with the target.
+Two sources of valid hands:
+
+- every valid hand of the conformance cases (match cases are replayed so each
+  hand is scored on its real state before it); piquet two-hand records are
+  split into declaration level and card level (``dealt``/``hands``/``trick_cards``);
+- random real piquet deals (shuffle, deal 12/12/8, legal exchange and play, with
+  their maximal declarations), scored once from the cards and once from the same
+  declarations with only the trick winners, so both levels run on the same deals.
+
+Each workload is run in a loop for the given time; the figures are printed side
+by side with the target.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from pathlib import Path
@@ -20,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorekeeper.rules import find_ruleset
+from scorekeeper.rules.piquet_cards import random_real_deal
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "conformance"
 CARD_FIELDS = ("dealt", "hands", "trick_cards")
@@ -48,6 +56,22 @@ def workloads() -> dict[str, list[tuple[object, object, dict]]]:
     return out
 
 
+def real_deals(count: int, seed: int = 2026) -> dict[str, list[tuple[object, object, dict]]]:
+    """``count`` random real piquet deals at card level and at declaration level."""
+    rng = random.Random(seed)
+    game = find_ruleset("piquet").create("classic", seats=2)
+    cards, declarations = [], []
+    for i in range(count):
+        record = random_real_deal(rng, dealer=i % 2)
+        record["declared"] = game.evaluate(None, {**record, "declared": [0, 0]}).scores
+        cards.append((game, None, record))
+        declarations.append((game, None, {k: v for k, v in record.items() if k not in CARD_FIELDS}))
+    return {
+        "piquet random deals (card level)": cards,
+        "piquet random deals (declarations)": declarations,
+    }
+
+
 def measure(items: list, seconds: float) -> float:
     """Hands per second over repeated passes of ``items``."""
     for game, state, record in items:  # warm-up, and a sanity check of the workload
@@ -63,15 +87,16 @@ def measure(items: list, seconds: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="time per workload")
+    parser.add_argument("--deals", type=int, default=300, help="random real piquet deals")
     args = parser.parse_args()
-    print(f"{'workload':38} {'hands':>6} {'hands/s':>10}")
-    for name, items in sorted(workloads().items()):
+    print(f"{'workload':42} {'hands':>6} {'hands/s':>10}")
+    for name, items in sorted((workloads() | real_deals(args.deals)).items()):
         rate = measure(items, args.seconds)
         note = ""
         if name.endswith("(declarations)"):
             note = "ok" if rate >= TARGET_DECLARATION_LEVEL else "BELOW TARGET"
             note = f"  target ≥ {TARGET_DECLARATION_LEVEL:,}: {note}"
-        print(f"{name:38} {len(items):>6} {rate:>10,.0f}{note}")
+        print(f"{name:42} {len(items):>6} {rate:>10,.0f}{note}")
 
 
 if __name__ == "__main__":
