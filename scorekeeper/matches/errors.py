@@ -1,8 +1,9 @@
 """Domain errors raised by the services, with stable machine codes.
 
 Interfaces map them by class (the API: ``api/exceptions.py``): ``Invalid`` → 400,
-``NotAllowed`` → 403, ``NotFound`` → 404, ``Conflict`` → 409. ``code`` never changes once
-published; ``field`` is a path into the request ("options.target", "record.tricks[3]").
+``NotAllowed`` → 403, ``NotFound`` → 404, ``Conflict`` → 409, ``IdempotencyKeyReused`` → 422.
+``code`` never changes once published; ``field`` is a path into the request
+("options.target", "record.tricks[3]").
 """
 
 from __future__ import annotations
@@ -51,6 +52,21 @@ class ReasonRequired(Invalid):
     code = "reason_required"
 
 
+def record_field(path: str, prefix: str = "record") -> str:
+    """The request field of an engine path: ``"tricks[3]"`` → ``"record.tricks[3]"``.
+
+    ``state`` and ``seats`` are the engine's own inputs (spec 1.5), not parts of the record.
+    """
+    if path in ("state", "seats"):
+        return path
+    return f"{prefix}.{path}" if path else prefix
+
+
+def rule_errors(problems: list[dict[str, Any]], prefix: str = "record") -> list[dict[str, Any]]:
+    """Engine problems (``code``, ``path``, ``message``) as error-body items: ``field`` added."""
+    return [{**p, "field": record_field(p.get("path", ""), prefix)} for p in problems]
+
+
 class HandRejected(Invalid):
     """The engine found errors or mismatches; ``evaluation`` is its full result (spec 1.5).
 
@@ -65,7 +81,7 @@ class HandRejected(Invalid):
             message,
             field=field,
             code=code,
-            errors=evaluation["errors"],
+            errors=rule_errors(evaluation["errors"]),
             mismatches=evaluation["mismatches"],
             evaluation=evaluation,
         )
@@ -80,6 +96,10 @@ class NotAllowed(DomainError):
 # -- 404 ------------------------------------------------------------------------------
 class NotFound(DomainError):
     code = "not_found"
+
+
+class UserUnknown(Invalid):
+    code = "user_unknown"
 
 
 # -- 409: the request is fine but the match is not in a state that accepts it ----------
@@ -105,3 +125,10 @@ class StatusConflict(Conflict):
     """A void of a void match, a reopen of a match that is not void."""
 
     code = "status_conflict"
+
+
+# -- 422 ------------------------------------------------------------------------------
+class IdempotencyKeyReused(DomainError):
+    """An ``Idempotency-Key`` already used for another request (method, path or body)."""
+
+    code = "idempotency_key_reused"

@@ -24,13 +24,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from scorekeeper.rules import OptionsInvalid, UnknownGame, find_ruleset
 from scorekeeper.rules.fields import is_int
 
 from . import errors
-from .models import AuditEntry, Hand, Match, Player, Seat
+from .models import AuditEntry, Hand, IdempotencyKey, Match, Player, Seat
 
 #: Partnership games: the team of each seat position (spec 6: teams 0+2 against 1+3).
 PARTNERSHIPS = {"piquet-voleur": (0, 1, 0, 1)}
@@ -76,7 +76,9 @@ def match_create(
         ruleset = ruleset_class.create(preset, options, len(seated))
     except OptionsInvalid as exc:
         problems = [p.to_dict() for p in exc.problems]
-        raise errors.OptionsRejected(str(exc), field=problems[0]["path"], problems=problems) from None
+        raise errors.OptionsRejected(
+            str(exc), field=problems[0]["path"], problems=problems, errors=errors.rule_errors(problems, "")
+        ) from None
     seat_teams = _teams(game, len(seated), teams)
     with transaction.atomic():
         match = Match.objects.create(
@@ -164,7 +166,8 @@ def match_recompute(*, match: Match | int, by=None) -> dict[str, int]:
             _require_scorer(match, by)
         game = _ruleset(match)
         hands = list(_current(match).order_by("number"))
-        changed = _replay(match, game, None, hands, by, cause="re-evaluated by a recompute of the match")
+        cause = "re-evaluated by a recompute of the match"
+        changed = len(_replay(match, game, None, hands, by, cause=cause))
         if changed:
             _refresh(match)
             _save(match)
@@ -240,7 +243,8 @@ def hand_correct(
         hand = _supersede(old, by=by, reason=reason, **_hand_fields(record, ev, game.seats))
         _audit(by, AuditEntry.Action.HAND_CORRECT, match=match, hand=hand, payload=_hand_payload(hand))
         later = list(_current(match).filter(number__gt=number).order_by("number"))
-        _replay(
+        #: The later hands that got a new version, for the caller to show.
+        hand.reevaluated = _replay(
             match,
             game,
             hand.state_after,
@@ -252,6 +256,58 @@ def hand_correct(
         _save(match)
     hand.match = match
     return hand
+
+
+# -- idempotency keys ------------------------------------------------------------------
+def idempotency_claim(
+    *, user, key: str, fingerprint: str, method: str, path: str
+) -> tuple[IdempotencyKey, bool]:
+    """Claim ``key`` for a request, inside the caller's transaction (which holds the write).
+
+    Returns ``(entry, True)`` when this request is the first with the key: the caller runs
+    it and stores its outcome with ``idempotency_store`` before committing. Returns the
+    committed ``(entry, False)`` of an earlier identical request, whose outcome is to be
+    replayed. On PostgreSQL a concurrent twin blocks on the unique index until the first
+    commits (then it replays) or rolls back (then it goes ahead). Raises
+    ``IdempotencyKeyReused`` when the key was used for a different request.
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("idempotency_claim must run inside the transaction of the write it guards")
+    owner = user if getattr(user, "is_authenticated", False) else None
+    for _ in range(3):
+        try:
+            with transaction.atomic():
+                entry = IdempotencyKey.objects.create(
+                    user=owner, key=key, fingerprint=fingerprint, method=method, path=path[:255],
+                    status_code=0,
+                )  # fmt: skip
+            return entry, True
+        except IntegrityError:
+            pass
+        entry = IdempotencyKey.objects.filter(user=owner, key=key).first()
+        if entry is None:  # the first holder rolled back in between: claim again
+            continue
+        if entry.fingerprint != fingerprint:
+            raise errors.IdempotencyKeyReused(
+                f"the Idempotency-Key was already used for another request ({entry.method} {entry.path} "
+                "with another body); use a new key for a new request",
+                field="Idempotency-Key",
+            )
+        return entry, False
+    raise errors.Conflict(
+        "the Idempotency-Key is in use by a concurrent request; retry", field="Idempotency-Key"
+    )
+
+
+def idempotency_store(
+    *, entry: IdempotencyKey, status_code: int, response: Any, headers: dict[str, str] | None = None
+) -> IdempotencyKey:
+    """Record the outcome of the request that claimed ``entry`` (same transaction)."""
+    entry.status_code = status_code
+    entry.response = response
+    entry.headers = headers or {}
+    entry.save(update_fields=["status_code", "response", "headers"])
+    return entry
 
 
 # -- internals -------------------------------------------------------------------------
@@ -276,12 +332,28 @@ def _require_scorer(match: Match, by) -> None:
 def _require_version(match: Match, version: int | None) -> None:
     if version is None or version == match.version:
         return
+    # What is now current, so a device that lost a race can show it without another request.
+    last = _current(match).select_related("recorded_by").order_by("-number").first()
     raise errors.VersionConflict(
         f"the match is at version {match.version}, not {version}: reload it and try again",
         field="version",
         current_version=match.version,
         hand_count=_current(match).count(),
+        status=match.status,
+        last_hand=_hand_summary(last) if last else None,
     )
+
+
+def _hand_summary(hand: Hand) -> dict[str, Any]:
+    return {
+        "number": hand.number,
+        "version": hand.version,
+        "status": hand.status,
+        "declared": hand.declared,
+        "computed": hand.computed,
+        "recorded_by": hand.recorded_by.get_username() if hand.recorded_by else None,
+        "recorded_at": hand.recorded_at.isoformat(),
+    }
 
 
 def _required_reason(reason: str) -> str:
@@ -335,7 +407,7 @@ def _accepted_evaluation(game, state, record, accept_declared: bool, reason: str
     if ev.errors:
         first = ev.errors[0]
         raise errors.HandRejected(
-            first.message, evaluation=result, code="hand_invalid", field=_record_path(first.path)
+            first.message, evaluation=result, code="hand_invalid", field=errors.record_field(first.path)
         )
     if ev.mismatches:
         seats = ", ".join(str(m.seat) for m in ev.mismatches)
@@ -352,12 +424,6 @@ def _accepted_evaluation(game, state, record, accept_declared: bool, reason: str
                 mismatches=result["mismatches"],
             )
     return ev
-
-
-def _record_path(path: str) -> str:
-    if path in ("state", "seats"):
-        return path
-    return f"record.{path}" if path else "record"
 
 
 def _hand_fields(record: Any, ev, seats: int) -> dict[str, Any]:
@@ -404,16 +470,16 @@ def _supersede(old: Hand, *, by, reason: str, **fields: Any) -> Hand:
     )
 
 
-def _replay(match: Match, game, state, hands: list[Hand], by, *, cause: str) -> int:
-    """Re-evaluate ``hands`` in order from ``state``; returns how many got a new version."""
-    changed = 0
+def _replay(match: Match, game, state, hands: list[Hand], by, *, cause: str) -> list[int]:
+    """Re-evaluate ``hands`` in order from ``state``; returns the numbers that got a new version."""
+    changed = []
     for hand in hands:
         ev = game.evaluate(state, hand.record, accept_declared=True)
         fields = _hand_fields(hand.record, ev, game.seats)
         if any(getattr(hand, name) != value for name, value in fields.items()):
             hand = _supersede(hand, by=by, reason=cause, **fields)
             _audit(by, AuditEntry.Action.HAND_REEVALUATE, match=match, hand=hand, payload=_hand_payload(hand))
-            changed += 1
+            changed.append(hand.number)
         if hand.state_after is not None:
             state = hand.state_after
     return changed
