@@ -11,6 +11,7 @@ v1 = [
     path("players/<int:pk>", views.PlayerDetail.as_view(), name="player-detail"),
     path("matches", views.MatchList.as_view(), name="match-list"),
     path("matches/<int:pk>", views.MatchDetail.as_view(), name="match-detail"),
+    path("", include("api.urls_exchange")),  # export and import (api/exchange.py)
 ]
 
 urlpatterns = [

@@ -1,0 +1,178 @@
+"""Export a match (JSON document or CSV score sheet) and import the JSON document back.
+
+GET  /api/v1/matches/<id>/export.json | export.csv | export?format=json|csv
+POST /api/v1/matches/import
+
+The document and the import rules are described in ``scorekeeper/matches/exchange.py``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.generics import get_object_or_404
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.views import APIView
+
+from scorekeeper.matches import exchange
+from scorekeeper.matches.models import Match
+
+from .serializers import MatchDetailSerializer
+
+
+class ScoreSheetCSVRenderer(BaseRenderer):
+    """An export document rendered as its score sheet (``exchange.match_export_rows``)."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\r\n").writerows(exchange.match_export_rows(data))
+        return out.getvalue().encode(self.charset)
+
+
+# -- the document ----------------------------------------------------------------------
+class ExportPlayerSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(
+        required=False, min_value=0, help_text="information: the list is in seat order"
+    )
+    name = serializers.CharField(
+        required=False, max_length=100, help_text="import: matched or created by name"
+    )
+    player = serializers.IntegerField(
+        required=False, write_only=True, help_text="import only: an existing player of this site, by id"
+    )
+    team = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+    id = serializers.IntegerField(
+        read_only=True, help_text="information: the player's id on the exporting site"
+    )
+
+    def validate(self, attrs):
+        if "player" not in attrs and not (attrs.get("name") or "").strip():
+            raise serializers.ValidationError(
+                "give the player's name or an existing player id", code="name_missing"
+            )
+        return attrs
+
+
+class ExportHandSerializer(serializers.Serializer):
+    number = serializers.IntegerField(
+        required=False, min_value=1, help_text="information: hands are in order"
+    )
+    record = serializers.JSONField(
+        help_text="the hand record as the scorers entered it (the game's record schema)"
+    )
+    accept_declared = serializers.BooleanField(
+        default=False, help_text="record with the declared scores standing over mismatches (spec 1.6)"
+    )
+    reason = serializers.CharField(
+        default="", allow_blank=True, help_text="why (required with accept_declared)"
+    )
+    version = serializers.IntegerField(read_only=True)
+    status = serializers.CharField(read_only=True)
+    dealer = serializers.IntegerField(read_only=True, allow_null=True)
+    declared = serializers.JSONField(read_only=True, allow_null=True)
+    computed = serializers.JSONField(read_only=True, allow_null=True)
+    running = serializers.JSONField(
+        read_only=True, allow_null=True, help_text="totals (cul: banks) after the hand"
+    )
+    errors = serializers.JSONField(read_only=True)
+    mismatches = serializers.JSONField(read_only=True)
+
+
+class MatchExportSerializer(serializers.Serializer):
+    """A match export. An import reads format, format_version, game, preset, options, title,
+    players (name or player, team), hands (record, accept_declared, reason), status and
+    void_reason; the other fields are information and are recomputed on import."""
+
+    format = serializers.CharField(help_text=f"always {exchange.FORMAT!r}")
+    format_version = serializers.IntegerField(help_text=f"{exchange.FORMAT_VERSION} for this site")
+    exported_at = serializers.DateTimeField(read_only=True)
+    match = serializers.IntegerField(read_only=True, help_text="the match's id on the exporting site")
+    version = serializers.IntegerField(read_only=True)
+    game = serializers.CharField(max_length=32)
+    preset = serializers.ChoiceField(choices=["classic", "seed"], default="classic")
+    options = serializers.DictField(default=dict)
+    title = serializers.CharField(default="", allow_blank=True, max_length=200)
+    status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
+    void_reason = serializers.CharField(required=False, allow_null=True, allow_blank=True)
+    created_at = serializers.DateTimeField(read_only=True)
+    players = ExportPlayerSerializer(many=True, allow_empty=False)
+    hands = ExportHandSerializer(many=True, max_length=exchange.MAX_HANDS)
+    totals = serializers.JSONField(read_only=True, allow_null=True)
+    result = serializers.JSONField(read_only=True, allow_null=True)
+
+    def validate_format(self, value):
+        if value != exchange.FORMAT:
+            raise serializers.ValidationError(
+                f"this is not a match export (format must be {exchange.FORMAT!r})", code="format_unknown"
+            )
+        return value
+
+    def validate_format_version(self, value):
+        if value != exchange.FORMAT_VERSION:
+            raise serializers.ValidationError(
+                f"export format version {value} is not supported (this site reads {exchange.FORMAT_VERSION})",
+                code="format_version_unsupported",
+            )
+        return value
+
+
+# -- views -----------------------------------------------------------------------------
+class MatchExport(APIView):
+    """A match as a JSON document (rebuildable with the import) or a CSV score sheet.
+
+    The format comes from the suffix (``export.json``, ``export.csv``), ``?format=``, or the
+    Accept header; JSON by default.
+    """
+
+    renderer_classes = [JSONRenderer, ScoreSheetCSVRenderer]
+
+    @extend_schema(
+        responses={
+            (200, "application/json"): MatchExportSerializer,
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="the score sheet"),
+        }
+    )
+    def get(self, request, pk, format=None):
+        match = get_object_or_404(Match.objects.all(), pk=pk)
+        fmt = request.accepted_renderer.format
+        return Response(
+            exchange.match_export(match=match),
+            headers={"Content-Disposition": f'attachment; filename="match-{match.pk}.{fmt}"'},
+        )
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        # An error is the JSON error body whatever format was asked for.
+        if isinstance(response, Response) and response.status_code >= 400:
+            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
+            response.headers.pop("Content-Disposition", None)
+        return super().finalize_response(request, response, *args, **kwargs)
+
+
+class MatchImport(APIView):
+    """Rebuild a match from an export document: players found or created, every hand recorded
+    again as live (validated by the rules), all or nothing. Answers the new match's score sheet."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=MatchExportSerializer, responses={201: MatchDetailSerializer})
+    def post(self, request, format=None):
+        serializer = MatchExportSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        match = exchange.match_import(document=serializer.validated_data, by=request.user)
+        body = MatchDetailSerializer(match, context={"request": request}).data
+        return Response(
+            body,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": reverse("api:match-detail", args=[match.pk], request=request)},
+        )

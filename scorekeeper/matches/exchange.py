@@ -1,0 +1,222 @@
+"""Export a match as a document (JSON) or a score sheet (CSV rows), and import the document back.
+
+The export carries everything needed to rebuild the match — game, preset, resolved options,
+title, players in seat order (with teams), every current hand's record in order with the
+``accept_declared`` flag and reason it stands on — and, for information only, what the site
+computed: declared and computed scores, statuses, running totals, the result, the match
+version. An import reads only the rebuilding fields (``IMPORT_FIELDS``) and records every
+hand again through ``services.hand_record``, so the rules engine is the authority on the
+importing site: the informational fields are never trusted, only recomputed.
+
+Decisions (README "Export and import"):
+- Players are matched by ``player`` (an id on this site) when the entry has one; otherwise by
+  exact name: the one player with that name is reused, none → created, several → refused
+  (``player_ambiguous``: give ``player``). The exported ``id`` is the source site's and is
+  never used to match, so a file from another site cannot bind the wrong person.
+- A hand is validated like live recording: errors refuse it; mismatches need
+  ``accept_declared`` and a reason (the export carries both for disputed hands). A hand
+  left unplayable by a correction (disputed with errors, no score) cannot be recorded live,
+  so a match holding one cannot be imported until that hand is corrected.
+- All or nothing: one transaction; the first bad hand stops it with its number and the
+  engine's errors and mismatches, and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from . import errors, services
+from .models import AuditEntry, Match, Player
+from .selectors import match_current_hands, running_values
+
+FORMAT = "scorekeeper-match"
+#: Bumped only when an import of an older document would be read wrongly.
+FORMAT_VERSION = 1
+#: A safety bound on one import; real matches have at most a few dozen hands.
+MAX_HANDS = 1000
+#: What an import reads; every other key of the document is information for people.
+IMPORT_FIELDS = {
+    "document": ("format", "format_version", "game", "preset", "options", "title", "players", "hands"),
+    "players[]": ("player", "name", "team"),
+    "hands[]": ("record", "accept_declared", "reason"),
+    "void": ("status", "void_reason"),
+}
+
+
+# -- export ----------------------------------------------------------------------------
+def match_export(*, match: Match) -> dict[str, Any]:
+    """The export document of ``match`` (format ``FORMAT``, version ``FORMAT_VERSION``)."""
+    seats = list(match.seats.select_related("player").order_by("position"))
+    hands = []
+    for hand in match_current_hands(match=match):
+        hands.append(
+            {
+                "number": hand.number,
+                "record": hand.record,
+                "accept_declared": hand.accepted_declared,
+                "reason": hand.reason,
+                # For information: what this site made of the record.
+                "version": hand.version,
+                "status": hand.status,
+                "dealer": hand.dealer,
+                "declared": hand.declared,
+                "computed": hand.computed,
+                "running": running_values(hand.state_after),
+                "errors": hand.evaluation.get("errors", []),
+                "mismatches": hand.evaluation.get("mismatches", []),
+            }
+        )
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "match": match.pk,
+        "version": match.version,
+        "game": match.game,
+        "preset": match.preset,
+        "options": match.options,
+        "title": match.title,
+        "status": match.status,
+        "void_reason": _void_reason(match) if match.status == Match.Status.VOID else None,
+        "created_at": match.created_at.isoformat(),
+        "players": [
+            {"seat": s.position, "name": s.player.name, "team": s.team, "id": s.player_id} for s in seats
+        ],
+        "hands": hands,
+        "totals": running_values(match.state),
+        "result": match.result,
+    }
+
+
+def _void_reason(match: Match) -> str:
+    entry = match.audit.filter(action=AuditEntry.Action.MATCH_VOID).order_by("-at", "-id").first()
+    return (entry.payload or {}).get("reason", "") if entry else ""
+
+
+def match_export_rows(document: dict[str, Any]) -> list[list[Any]]:
+    """The score sheet of an export document as CSV rows, the header first.
+
+    One row per current hand: number, dealer (by name), each seat's declared and computed
+    score, the status, each seat's running total (bank in cul) after the hand, the reason.
+    """
+    names = [p["name"] for p in document["players"]]
+    running = "bank" if document["game"] == "cul" else "total"
+    header = [
+        "hand",
+        "dealer",
+        *(f"declared {n}" for n in names),
+        *(f"computed {n}" for n in names),
+        "status",
+        *(f"{running} {n}" for n in names),
+        "reason",
+    ]
+    rows: list[list[Any]] = [header]
+    for hand in document["hands"]:
+        dealer = hand["dealer"]
+        rows.append(
+            [
+                hand["number"],
+                names[dealer] if dealer is not None and 0 <= dealer < len(names) else "",
+                *_per_seat(hand["declared"], len(names)),
+                *_per_seat(hand["computed"], len(names)),
+                hand["status"],
+                *_per_seat(hand["running"], len(names)),
+                hand["reason"],
+            ]
+        )
+    return rows
+
+
+def _per_seat(values: Any, seats: int) -> list[Any]:
+    """One cell per seat; a value that is not one number per seat is kept whole in the first cell."""
+    if values is None:
+        return [""] * seats
+    if isinstance(values, list) and len(values) == seats:
+        return ["" if v is None else v if isinstance(v, int | float | str) else json.dumps(v) for v in values]
+    return [json.dumps(values), *[""] * (seats - 1)]
+
+
+# -- import ----------------------------------------------------------------------------
+def match_import(*, document: dict[str, Any], by) -> Match:
+    """Rebuild a match from an export document (already checked for shape), all or nothing.
+
+    Raises ``errors.Invalid`` (400) for anything wrong in the document; a hand's error names
+    the hand (``hand``: its number, ``field``: ``hands[i]…``) and keeps the engine's result.
+    """
+    version = document.get("format_version")
+    if document.get("format") != FORMAT:
+        raise errors.Invalid(
+            f"this is not a match export (format must be {FORMAT!r})", field="format", code="format_unknown"
+        )
+    if version != FORMAT_VERSION:
+        raise errors.Invalid(
+            f"export format version {version!r} is not supported (this site reads {FORMAT_VERSION})",
+            field="format_version",
+            code="format_version_unsupported",
+        )
+    hands = document.get("hands") or []
+    if len(hands) > MAX_HANDS:
+        raise errors.Invalid(f"at most {MAX_HANDS} hands per import", field="hands", code="too_many_hands")
+    with transaction.atomic():
+        players = [_import_player(entry, i, by) for i, entry in enumerate(document.get("players") or [])]
+        teams = [entry.get("team") for entry in document.get("players") or []]
+        match = services.match_create(
+            game=document.get("game"),
+            preset=document.get("preset") or "classic",
+            options=document.get("options") or {},
+            players=players,
+            teams=teams if any(t is not None for t in teams) else None,
+            title=document.get("title") or "",
+            by=by,
+        )
+        for i, entry in enumerate(hands):
+            try:
+                services.hand_record(
+                    match=match,
+                    record=entry.get("record"),
+                    by=by,
+                    accept_declared=bool(entry.get("accept_declared")),
+                    reason=entry.get("reason") or "",
+                )
+            except (errors.Invalid, errors.Conflict) as exc:
+                # Inside an import a hand the match cannot take (even a 409 live, like a hand
+                # after the end) is a fault of the document: 400, naming the hand.
+                field = f"hands[{i}].{exc.field}" if exc.field else f"hands[{i}]"
+                raise errors.Invalid(
+                    f"hand {i + 1}: {exc.message}", field=field, code=exc.code, hand=i + 1, **exc.extra
+                ) from None
+        if document.get("status") == Match.Status.VOID:
+            reason = document.get("void_reason") or "void in the imported export"
+            match = services.match_void(match=match, by=by, reason=reason)
+        match.refresh_from_db()
+    return match
+
+
+def _import_player(entry: dict[str, Any], index: int, by) -> Player:
+    field = f"players[{index}]"
+    pk = entry.get("player")
+    if pk is not None:
+        player = Player.objects.filter(pk=pk).first()
+        if player is None:
+            raise errors.Invalid(f"there is no player {pk}", field=f"{field}.player", code="player_unknown")
+        return player
+    name = (entry.get("name") or "").strip()
+    if not name:
+        raise errors.Invalid(
+            "a player needs a name or a player id", field=f"{field}.name", code="name_missing"
+        )
+    found = list(Player.objects.filter(name=name).values_list("pk", flat=True)[:10])
+    if len(found) > 1:
+        raise errors.Invalid(
+            f"several players are named {name!r}: give the one meant as {field}.player",
+            field=f"{field}.name",
+            code="player_ambiguous",
+            candidates=found,
+        )
+    if found:
+        return Player.objects.get(pk=found[0])
+    return services.player_create(name=name, by=by)
