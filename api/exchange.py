@@ -152,8 +152,9 @@ class MatchExport(APIView):
         )
 
     def finalize_response(self, request, response, *args, **kwargs):
-        # An error is the JSON error body whatever format was asked for.
-        if isinstance(response, Response) and response.status_code >= 400:
+        # Only an export document has a score sheet: an error body or the OPTIONS metadata
+        # is JSON whatever format was asked for.
+        if isinstance(response, Response) and not exchange.is_export(response.data):
             request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
             response.headers.pop("Content-Disposition", None)
         return super().finalize_response(request, response, *args, **kwargs)

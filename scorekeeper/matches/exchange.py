@@ -92,6 +92,10 @@ def match_export(*, match: Match) -> dict[str, Any]:
     }
 
 
+def is_export(data: Any) -> bool:
+    return isinstance(data, dict) and data.get("format") == FORMAT and "hands" in data
+
+
 def _void_reason(match: Match) -> str:
     entry = match.audit.filter(action=AuditEntry.Action.MATCH_VOID).order_by("-at", "-id").first()
     return (entry.payload or {}).get("reason", "") if entry else ""

@@ -415,3 +415,11 @@ def test_importing_needs_a_signed_in_user(api, tally):
     assert response.json()["code"] == "not_authenticated"
     assert stored() == before
 
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_the_options_of_the_export_are_json_in_any_format(api, tally_match, fmt):
+    response = api.options(f"/api/v1/matches/{tally_match.pk}/export?format={fmt}")
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
