@@ -1,13 +1,39 @@
-"""The web pages: home (recent matches, players), a match's score sheet, a player's matches."""
+"""The web pages, made for a phone at the card table.
+
+Anyone may read (home, score sheets, hands and their history, players). Signed-in users
+create matches; only a match's scorers record, correct, void or reopen it: the others get
+read-only pages, and a 403 page if they post anyway. Every write goes through the services;
+their domain errors become messages on the page, and a rejected hand is shown again exactly
+as typed, with the engine's errors next to their fields (never lose a hand).
+
+Optimistic concurrency as in the API: each write form carries the match ``version``; a stale
+one re-shows the form with what happened meanwhile and the current score sheet, and takes
+the new version so that sending again is a deliberate act.
+"""
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404, render
+import json
+from typing import Any
 
-from . import selectors
-from .models import Player
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from scorekeeper.rules import RULESETS, UnknownGame, find_ruleset
+
+from . import errors, selectors, services
+from .forms import MatchCreateForm, ReasonForm, ScorerAddForm, hand_form_class
+from .models import AuditEntry, Match, Player
 
 
+# -- reading ---------------------------------------------------------------------------------
 def home(request):
     context = {
         "matches": selectors.match_list()[:20],
@@ -18,6 +44,18 @@ def home(request):
 
 def match_detail(request, pk: int):
     match = get_object_or_404(selectors.match_list(), pk=pk)
+    context = {
+        "match": match,
+        **sheet_context(match),
+        "can_write": is_scorer(request.user, match),
+        "scorers": match.scorers.order_by("username"),
+        "scorer_form": ScorerAddForm(),
+    }
+    return render(request, "matches/match_detail.html", context)
+
+
+def sheet_context(match: Match) -> dict[str, Any]:
+    """The score sheet with one cell per seat and hand, and the result table when over."""
     sheet = selectors.match_score_sheet(match=match)
     n = len(sheet["seats"])
     for hand in sheet["hands"]:
@@ -30,8 +68,7 @@ def match_detail(request, pk: int):
         ]
     result = sheet["result"] or {}
     per_seat = {k: v for k, v in result.items() if isinstance(v, list) and len(v) == n}
-    context = {
-        "match": match,
+    return {
         "sheet": sheet,
         "result_keys": list(per_seat),
         "result_rows": [
@@ -40,7 +77,6 @@ def match_detail(request, pk: int):
         ],
         "result_other": {k: v for k, v in result.items() if k not in per_seat},
     }
-    return render(request, "matches/match_detail.html", context)
 
 
 def _at(values, i: int):
@@ -52,3 +88,367 @@ def player_detail(request, pk: int):
     player = get_object_or_404(Player, pk=pk)
     matches = selectors.match_list(player=player)[:50]
     return render(request, "matches/player_detail.html", {"player": player, "matches": matches})
+
+
+def hand_detail(request, pk: int, number: int):
+    match = get_object_or_404(Match, pk=pk)
+    hand = (
+        selectors.match_current_hands(match=match).filter(number=number).select_related("recorded_by").first()
+    )
+    if hand is None:
+        raise Http404(f"the match has no hand {number}")
+    names = _seat_names(match)
+    context = {
+        "match": match,
+        "hand": hand,
+        "names": names,
+        "evaluation": _outcome(hand.evaluation, names),
+        "record_json": json.dumps(hand.record, ensure_ascii=False, indent=1),
+        "versions": selectors.hand_history(match=match, number=number).count(),
+        "can_write": is_scorer(request.user, match) and match.status != Match.Status.VOID,
+    }
+    return render(request, "matches/hand_detail.html", context)
+
+
+def hand_history(request, pk: int, number: int):
+    match = get_object_or_404(Match, pk=pk)
+    versions = list(selectors.hand_history(match=match, number=number))
+    if not versions:
+        raise Http404(f"the match has no hand {number}")
+    names = _seat_names(match)
+    rows = [
+        {
+            "hand": hand,
+            "evaluation": _outcome(hand.evaluation, names),
+            "record_json": json.dumps(hand.record, ensure_ascii=False, indent=1),
+        }
+        for hand in reversed(versions)
+    ]
+    return render(request, "matches/hand_history.html", {"match": match, "number": number, "rows": rows})
+
+
+# -- permissions ----------------------------------------------------------------------------
+def is_scorer(user, match: Match) -> bool:
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return user.is_superuser or match.scorers.filter(pk=user.pk).exists()
+
+
+class _SignIn(Exception):
+    """Raised by ``_writable_match`` for an anonymous visitor: answered with the sign-in page."""
+
+
+def _writable_match(request, pk: int) -> Match:
+    """The match, if the user may write to it; anonymous → sign in, others → 403 page."""
+    match = get_object_or_404(Match, pk=pk)
+    if not request.user.is_authenticated:
+        raise _SignIn
+    if not is_scorer(request.user, match):
+        raise PermissionDenied("Only this match's scorers may record, correct, void or reopen it.")
+    return match
+
+
+def _sign_in(request):
+    return redirect_to_login(request.get_full_path(), login_url=reverse("login"))
+
+
+# -- a new match ---------------------------------------------------------------------------
+def match_new(request):
+    """Step 1: choose the game (each has its own options and seat counts)."""
+    if not request.user.is_authenticated:
+        return _sign_in(request)
+    games = [RULESETS[key].describe() for key in sorted(RULESETS) if _listed(key)]
+    return render(request, "matches/match_new.html", {"games": games})
+
+
+def _listed(key: str) -> bool:
+    # Test games (tally) are registered on the fly and are not offered on the page.
+    return not RULESETS[key].__module__.startswith("tests.")
+
+
+def match_new_game(request, game: str):
+    """Step 2: options and players in seat order; new players are created with the match."""
+    if not request.user.is_authenticated:
+        return _sign_in(request)
+    try:
+        find_ruleset(game)
+    except UnknownGame:
+        raise Http404(f"unknown game {game!r}") from None
+    form = MatchCreateForm(request.POST or None, game=game)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                match = _create_match(form, request.user)
+            except errors.DomainError as exc:
+                _match_error_to_form(form, exc)
+            else:
+                messages.success(request, f"Match created. Deal the first hand! ({match})")
+                return redirect(match)
+    context = {"form": form, "catalog": form.catalog}
+    return render(request, "matches/match_form.html", context, status=status)
+
+
+def _create_match(form: MatchCreateForm, user) -> Match:
+    data = form.cleaned_data
+    # One transaction: a refused match leaves no new players behind, so sending again does
+    # not create them twice.
+    with transaction.atomic():
+        players = [
+            value if kind == "id" else services.player_create(name=value, by=user)
+            for kind, value in data["seats"]
+        ]
+        return services.match_create(
+            game=form.catalog["key"],
+            players=players,
+            by=user,
+            preset=data["preset"],
+            options=data["overrides"],
+            title=data["title"],
+        )
+
+
+def _match_error_to_form(form: MatchCreateForm, exc: errors.DomainError) -> None:
+    problems = exc.extra.get("problems") or [{"path": exc.field, "message": exc.message}]
+    for problem in problems:
+        path = str(problem.get("path") or "")
+        name = None
+        if path.startswith("options."):
+            name = f"opt_{path.removeprefix('options.')}"
+        elif path.startswith("players[") and path.endswith("]"):
+            name = f"seat_{path[len('players[') : -1]}"
+        elif path == "preset":
+            name = "preset"
+        form.add_error(name if name in form.fields else None, problem.get("message") or exc.message)
+
+
+# -- hands -------------------------------------------------------------------------------------
+def hand_new(request, pk: int):
+    try:
+        match = _writable_match(request, pk)
+    except _SignIn:
+        return _sign_in(request)
+    return _hand_page(request, match, number=None)
+
+
+def hand_correct(request, pk: int, number: int):
+    try:
+        match = _writable_match(request, pk)
+    except _SignIn:
+        return _sign_in(request)
+    if not selectors.match_current_hands(match=match).filter(number=number).exists():
+        raise Http404(f"the match has no hand {number}")
+    return _hand_page(request, match, number=number)
+
+
+def _hand_page(request, match: Match, *, number: int | None):
+    """Record the next hand (``number`` None) or correct hand ``number``."""
+    names = _seat_names(match)
+    form_class = hand_form_class(match.game)
+    kwargs = {"game": match.game, "seats": names, "options": match.options}
+    context: dict[str, Any] = {"match": match, "number": number, "names": names}
+    blocked = _blocked(match, correcting=number is not None)
+    status = 200
+    if request.method == "POST" and not blocked:
+        form = form_class(request.POST, **kwargs)
+        status, done = _submit(request, match, number, form, context)
+        if done is not None:
+            return done
+        if context.get("conflict"):
+            # Take the current version: sending again is now a deliberate act.
+            data = request.POST.copy()
+            data["version"] = str(match.version)
+            form = form_class(data, **kwargs)
+            form.is_valid()
+    elif request.method == "POST":
+        status = 409
+        form = form_class(request.POST, **kwargs)
+        form.is_valid()
+    elif number is None:
+        form = form_class(initial={"version": match.version}, **kwargs)
+    else:
+        hand = selectors.match_current_hands(match=match).get(number=number)
+        initial = form_class.initial_from(hand.record, **kwargs)
+        form = form_class(initial={**initial, "version": match.version}, **kwargs)
+        context["corrected"] = hand
+    outcome = context.get("outcome")
+    context.update(
+        form=form,
+        blocked=blocked,
+        next_number=selectors.match_current_hands(match=match).count() + 1,
+        show_accept=bool(outcome and outcome["mismatches"]) or bool(form["accept_declared"].value()),
+    )
+    if context.get("conflict"):
+        context.update(sheet_context(match))
+    return render(request, "matches/hand_form.html", context, status=status)
+
+
+def _blocked(match: Match, *, correcting: bool) -> str:
+    """Why no hand can be written now (empty if it can)."""
+    if match.status == Match.Status.VOID:
+        return "This match is void: reopen it before recording or correcting hands."
+    if match.status == Match.Status.FINISHED and not correcting:
+        return "This match is over: no more hands can be recorded (an earlier hand can still be corrected)."
+    return ""
+
+
+def _submit(request, match: Match, number: int | None, form, context: dict[str, Any]):
+    """Validate and send the hand to the service; returns (status, redirect or None)."""
+    if not form.is_valid():
+        return 400, None
+    data = form.cleaned_data
+    write = services.hand_record if number is None else services.hand_correct
+    extra = {} if number is None else {"number": number}
+    try:
+        hand = write(
+            match=match,
+            record=form.record(),
+            by=request.user,
+            version=data.get("version"),
+            accept_declared=data.get("accept_declared", False),
+            reason=data.get("reason", ""),
+            **extra,
+        )
+    except errors.HandRejected as exc:
+        context["outcome"] = _outcome(exc.evaluation, context["names"])
+        form.attach_problems(exc.evaluation["errors"])
+        return 400, None
+    except errors.ReasonRequired as exc:
+        form.add_error("reason", exc.message)
+        mismatches = exc.extra.get("mismatches", [])
+        context["outcome"] = _outcome({"mismatches": mismatches}, context["names"])
+        return 400, None
+    except errors.VersionConflict:
+        match.refresh_from_db()
+        context["conflict"] = _what_happened(match)
+        return 409, None
+    except errors.NotAllowed as exc:
+        raise PermissionDenied(exc.message) from None
+    except errors.DomainError as exc:  # over or void meanwhile, hand gone …
+        match.refresh_from_db()
+        context["refused"] = exc.message
+        return (409 if isinstance(exc, errors.Conflict) else 400), None
+    verb = "recorded" if number is None else "corrected"
+    if hand.status == hand.Status.DISPUTED:
+        messages.warning(request, f"Hand {hand.number} {verb} as disputed: the declared scores stand.")
+    else:
+        messages.success(request, f"Hand {hand.number} {verb}.")
+    return 302, redirect("hand-detail", pk=match.pk, number=hand.number)
+
+
+def _what_happened(match: Match) -> str:
+    """The last write to the match, for the stale-version message."""
+    entry = (
+        selectors.match_audit(match=match)
+        .exclude(action=AuditEntry.Action.HAND_REEVALUATE)
+        .order_by("-at", "-id")
+        .first()
+    )
+    who = entry.actor.get_username() if entry and entry.actor else "someone"
+    number = entry.payload.get("number") if entry else None
+    action = entry.action if entry else ""
+    done = {
+        AuditEntry.Action.HAND_RECORD: f"recorded hand {number}",
+        AuditEntry.Action.HAND_CORRECT: f"corrected hand {number}",
+        AuditEntry.Action.MATCH_VOID: "voided the match",
+        AuditEntry.Action.MATCH_REOPEN: "reopened the match",
+        AuditEntry.Action.SCORER_ADD: "added a scorer",
+    }.get(action, "changed the match")
+    return f"{who} {done} meanwhile."
+
+
+def _seat_names(match: Match) -> list[str]:
+    return [seat.player.name for seat in match.seats.select_related("player").order_by("position")]
+
+
+def _outcome(evaluation: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """An engine result (spec 1.5) for the page: per-seat breakdown, named mismatches."""
+
+    def who(seat: Any) -> str:
+        name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+        return f"seat {seat} ({name})"
+
+    scores = evaluation.get("scores")
+    seats = []
+    for i, name in enumerate(names):
+        lines = [line for line in evaluation.get("breakdown") or [] if line.get("seat") == i]
+        seats.append({"name": name, "seat": i, "lines": lines, "score": _at(scores, i)})
+    return {
+        "errors": evaluation.get("errors") or [],
+        "mismatches": [
+            {**m, "who": who(m.get("seat")), "name": names[m["seat"]] if _seat_ok(m, names) else "?"}
+            for m in evaluation.get("mismatches") or []
+        ],
+        "warnings": evaluation.get("warnings") or [],
+        "seats": seats if scores is not None else [],
+        "match_over": evaluation.get("match_over"),
+    }
+
+
+def _seat_ok(m: dict[str, Any], names: list[str]) -> bool:
+    seat = m.get("seat")
+    return isinstance(seat, int) and 0 <= seat < len(names)
+
+
+# -- void, reopen, scorers ----------------------------------------------------------------
+def match_void(request, pk: int):
+    return _reason_page(request, pk, void=True)
+
+
+def match_reopen(request, pk: int):
+    return _reason_page(request, pk, void=False)
+
+
+def _reason_page(request, pk: int, *, void: bool):
+    try:
+        match = _writable_match(request, pk)
+    except _SignIn:
+        return _sign_in(request)
+    status = 200
+    refused = ""
+    if request.method == "POST":
+        form = ReasonForm(request.POST)
+        status = 400
+        if form.is_valid():
+            write = services.match_void if void else services.match_reopen
+            try:
+                write(match=match, by=request.user, reason=form.cleaned_data["reason"],
+                      version=form.cleaned_data.get("version"))  # fmt: skip
+            except errors.VersionConflict:
+                match.refresh_from_db()
+                refused = f"{_what_happened(match)} Check the match, then confirm again."
+                data = request.POST.copy()
+                data["version"] = str(match.version)
+                form = ReasonForm(data)
+                status = 409
+            except errors.NotAllowed as exc:
+                raise PermissionDenied(exc.message) from None
+            except errors.DomainError as exc:
+                refused = exc.message
+                status = 409 if isinstance(exc, errors.Conflict) else 400
+            else:
+                messages.success(request, "The match is void." if void else "The match is open again.")
+                return redirect(match)
+    else:
+        form = ReasonForm(initial={"version": match.version})
+    context = {"match": match, "form": form, "void": void, "refused": refused}
+    return render(request, "matches/match_reason.html", context, status=status)
+
+
+@require_POST
+def match_scorer_add(request, pk: int):
+    try:
+        match = _writable_match(request, pk)
+    except _SignIn:
+        return _sign_in(request)
+    form = ScorerAddForm(request.POST)
+    if form.is_valid():
+        User = get_user_model()
+        user = User.objects.filter(**{User.USERNAME_FIELD: form.cleaned_data["username"].strip()}).first()
+        if user is None:
+            messages.error(request, f"There is no user {form.cleaned_data['username']!r}.")
+        else:
+            services.match_scorer_add(match=match, user=user, by=request.user)
+            messages.success(request, f"{user.get_username()} may now score this match.")
+    return redirect(match)
