@@ -1,7 +1,9 @@
 """One error body for every 4xx: ``{"code", "message", "field", ...details}``.
 
-Domain errors map by class to a status; DRF's own errors are flattened to the same shape
-(a validation error keeps every field's messages under ``errors``).
+Domain errors map by class to a status; DRF's own errors (validation, parse, auth, 404,
+405, 406, 415, throttling) are flattened to the same shape: a validation error keeps every
+field's messages under ``errors``. URLs under /api/ that match no view get the same body
+from ``api_not_found`` (Django's ``handler404``), and a crash there a JSON 500.
 """
 
 from __future__ import annotations
@@ -9,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions as drf
 from rest_framework import status
 from rest_framework.response import Response
@@ -22,13 +25,18 @@ STATUS_BY_ERROR: list[tuple[type[errors.DomainError], int]] = [
     (errors.NotAllowed, status.HTTP_403_FORBIDDEN),
     (errors.NotFound, status.HTTP_404_NOT_FOUND),
     (errors.Conflict, status.HTTP_409_CONFLICT),
+    (errors.IdempotencyKeyReused, status.HTTP_422_UNPROCESSABLE_ENTITY),
 ]
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, errors.DomainError):
         code = next((s for cls, s in STATUS_BY_ERROR if isinstance(exc, cls)), status.HTTP_400_BAD_REQUEST)
-        return Response(exc.to_dict(), status=code)
+        headers = {}
+        if exc.code == "not_authenticated":
+            # A write by an anonymous caller that reached the service: same answer as DRF's.
+            code, headers = status.HTTP_401_UNAUTHORIZED, {"WWW-Authenticate": "Token"}
+        return Response(exc.to_dict(), status=code, headers=headers)
     if isinstance(exc, Http404):
         exc = drf.NotFound()
     elif isinstance(exc, PermissionDenied):
@@ -53,6 +61,9 @@ def _body(exc: drf.APIException) -> dict[str, Any]:
             ],
         }
     detail = exc.detail
+    if isinstance(detail, dict | list):
+        first = next((d for _, d in _flatten(detail, "")), drf.ErrorDetail(exc.default_detail))
+        return {"code": getattr(first, "code", None) or exc.default_code, "message": str(first), "field": ""}
     code = getattr(detail, "code", None) or exc.default_code
     return {"code": code, "message": str(detail), "field": ""}
 
@@ -69,3 +80,26 @@ def _flatten(detail: Any, path: str):
             yield from _flatten(item, f"{path}[{i}]" if nested else path)
     else:
         yield path, detail
+
+
+def _is_api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def api_not_found(request, exception=None):
+    """``handler404``: the common error body under /api/, Django's page elsewhere."""
+    if _is_api(request):
+        return JsonResponse(
+            {"code": "not_found", "message": f"no endpoint at {request.path}", "field": ""}, status=404
+        )
+    return defaults.page_not_found(request, exception)
+
+
+def api_server_error(request):
+    """``handler500``: a JSON body under /api/ (still a 5xx: a bug, never bad input)."""
+    if _is_api(request):
+        return JsonResponse(
+            {"code": "server_error", "message": "an unexpected error; it has been logged", "field": ""},
+            status=500,
+        )
+    return defaults.server_error(request)

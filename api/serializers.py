@@ -1,20 +1,146 @@
-"""Read serializers for the first endpoints; issue 5 adds the write side."""
+"""Request and response serializers of /api/v1/.
+
+Request serializers validate shapes and bounds only (the rules engine and the services
+judge the content); response serializers are what the views render, so the OpenAPI
+schema describes exactly what is sent.
+"""
 
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from scorekeeper.matches.models import Match, Player, Seat
-from scorekeeper.matches.selectors import match_score_sheet
+from scorekeeper.matches.models import Hand, Match, Player, Seat
+from scorekeeper.matches.selectors import match_score_sheet, running_values
+
+#: Database ids are 64-bit; a larger number is a 400, not a database error.
+MAX_ID = 2**63 - 1
+MAX_VERSION = 2**31 - 1
+PRESETS = ["classic", "seed"]
 
 
+# -- errors ------------------------------------------------------------------------------
+class ErrorItemSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    field = serializers.CharField(help_text="path into the request, e.g. `record.tricks[3]`")
+    path = serializers.CharField(required=False, help_text="rule errors: the engine's path (spec 1.5)")
+
+
+class ProblemSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    path = serializers.CharField(allow_blank=True)
+    message = serializers.CharField()
+
+
+class MismatchSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    declared = serializers.JSONField(help_text="what the players claimed")
+    computed = serializers.JSONField(help_text="what the rules give")
+    explanation = serializers.CharField()
+
+
+class LineSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    item = serializers.CharField()
+    points = serializers.IntegerField()
+    note = serializers.CharField(allow_blank=True)
+
+
+class EvaluationSerializer(serializers.Serializer):
+    """The rules engine's result for one hand (spec 1.5)."""
+
+    valid = serializers.BooleanField(help_text="no errors and no mismatches")
+    scores = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    breakdown = LineSerializer(many=True)
+    state_after = serializers.JSONField(allow_null=True)
+    match_over = serializers.BooleanField(allow_null=True)
+    result = serializers.JSONField(allow_null=True)
+    errors = ProblemSerializer(many=True)
+    mismatches = MismatchSerializer(many=True)
+    warnings = ProblemSerializer(many=True)
+
+
+class HandSummarySerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    version = serializers.IntegerField()
+    status = serializers.CharField()
+    declared = serializers.JSONField(allow_null=True)
+    computed = serializers.JSONField(allow_null=True)
+    recorded_by = serializers.CharField(allow_null=True)
+    recorded_at = serializers.DateTimeField()
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The one body of every 4xx answer. ``code`` is stable and machine-readable."""
+
+    code = serializers.CharField(help_text="machine code, e.g. `score_mismatch`, `version_conflict`")
+    message = serializers.CharField(help_text="for people")
+    field = serializers.CharField(allow_blank=True, help_text="path into the request; empty if none")
+    errors = ErrorItemSerializer(
+        many=True, required=False, help_text="every problem (validation errors, rule errors)"
+    )
+    mismatches = MismatchSerializer(
+        many=True, required=False, help_text="rule rejections: each seat's declared vs computed and why"
+    )
+    evaluation = EvaluationSerializer(required=False, help_text="rule rejections: the engine's full result")
+    problems = ProblemSerializer(
+        many=True, required=False, help_text="options_invalid: the engine's problems"
+    )
+    current_version = serializers.IntegerField(required=False, help_text="409 version_conflict")
+    hand_count = serializers.IntegerField(required=False, help_text="409 version_conflict")
+    status = serializers.CharField(required=False, help_text="409 version_conflict: the match's status")
+    last_hand = HandSummarySerializer(
+        required=False, allow_null=True, help_text="409 version_conflict: the current last hand"
+    )
+    result = serializers.JSONField(required=False, allow_null=True, help_text="409 match_over")
+
+
+# -- the catalog and the dry run -----------------------------------------------------------
+class OptionSpecSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    type = serializers.ChoiceField(["bool", "int", "enum", "auto_int"])
+    effect = serializers.ChoiceField(["scoring", "check", "recorded"])
+    help = serializers.CharField()
+    defaults = serializers.DictField(child=serializers.JSONField(), help_text="the value per preset")
+    choices = serializers.ListField(child=serializers.JSONField(), required=False)
+    minimum = serializers.IntegerField(required=False)
+
+
+class GameSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    title = serializers.CharField()
+    seats = serializers.ListField(child=serializers.IntegerField(), help_text="allowed seat counts")
+    presets = serializers.ListField(child=serializers.CharField())
+    options = OptionSpecSerializer(many=True)
+    record_schema = serializers.DictField(help_text="JSON Schema (draft 2020-12) of a hand record")
+
+
+class ScoreRequestSerializer(serializers.Serializer):
+    preset = serializers.ChoiceField(PRESETS, default="classic")
+    options = serializers.DictField(default=dict, help_text="overrides of the preset's values")
+    seats = serializers.IntegerField(min_value=1, max_value=64)
+    state = serializers.JSONField(
+        default=None, allow_null=True, help_text="the state before the hand; null = before the first"
+    )
+    hand = serializers.JSONField(help_text="the hand record (see the game's record_schema)")
+    accept_declared = serializers.BooleanField(
+        default=False, help_text="preview a disputed hand: the state after it built from the declared values"
+    )
+
+
+# -- players -------------------------------------------------------------------------------
 class PlayerSerializer(serializers.ModelSerializer):
     class Meta:
         model = Player
         fields = ["id", "name", "created_at"]
 
 
+class PlayerCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+
+
+# -- matches -------------------------------------------------------------------------------
 class SeatSerializer(serializers.ModelSerializer):
     name = serializers.CharField(source="player.name", read_only=True)
 
@@ -25,6 +151,9 @@ class SeatSerializer(serializers.ModelSerializer):
 
 class MatchSerializer(serializers.ModelSerializer):
     seats = SeatSerializer(many=True, read_only=True)
+    created_by = serializers.SerializerMethodField()
+    scorers = serializers.SerializerMethodField()
+    totals = serializers.SerializerMethodField()
 
     class Meta:
         model = Match
@@ -37,10 +166,66 @@ class MatchSerializer(serializers.ModelSerializer):
             "status",
             "version",
             "seats",
+            "totals",
             "result",
+            "created_by",
+            "scorers",
             "created_at",
             "updated_at",
         ]
+
+    def get_created_by(self, match) -> str | None:
+        return match.created_by.get_username() if match.created_by else None
+
+    def get_scorers(self, match) -> list[str]:
+        return sorted(u.get_username() for u in match.scorers.all())
+
+    @extend_schema_field(serializers.ListField(child=serializers.JSONField(), allow_null=True))
+    def get_totals(self, match):
+        return running_values(match.state)
+
+
+class PlayerDetailSerializer(PlayerSerializer):
+    match_count = serializers.IntegerField(read_only=True)
+    matches = MatchSerializer(many=True, read_only=True, help_text="the 20 most recent")
+    matches_url = serializers.CharField(read_only=True, help_text="all of them, paginated")
+
+    class Meta(PlayerSerializer.Meta):
+        fields = [*PlayerSerializer.Meta.fields, "match_count", "matches", "matches_url"]
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    game = serializers.CharField(max_length=32, help_text="a key of GET /api/v1/games")
+    preset = serializers.ChoiceField(PRESETS, default="classic")
+    options = serializers.DictField(default=dict, help_text="overrides of the preset's values")
+    players = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        max_length=16,
+        help_text="player ids in seat order",
+    )
+    teams = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=16),
+        max_length=16,
+        required=False,
+        allow_null=True,
+        help_text="partnership games only: the team of each seat (piquet-voleur: [0, 1, 0, 1])",
+    )
+    title = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class MatchFilterSerializer(serializers.Serializer):
+    game = serializers.CharField(required=False, max_length=32)
+    status = serializers.ChoiceField(Match.Status.values, required=False)
+    player = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID, help_text="a player id")
+    date = serializers.DateField(required=False, help_text="created on this day (UTC)")
+    date_from = serializers.DateField(required=False, help_text="created on or after this day (UTC)")
+    date_to = serializers.DateField(required=False, help_text="created on or before this day (UTC)")
+
+    def validate(self, attrs):
+        start, end = attrs.get("date_from"), attrs.get("date_to")
+        if start and end and start > end:
+            raise serializers.ValidationError({"date_to": "must not be before date_from"}, code="date_range")
+        return attrs
 
 
 class ScoreSheetHandSerializer(serializers.Serializer):
@@ -53,31 +238,130 @@ class ScoreSheetHandSerializer(serializers.Serializer):
     running = serializers.JSONField(allow_null=True, help_text="totals (cul: banks) after the hand")
     accepted_declared = serializers.BooleanField()
     reason = serializers.CharField(allow_blank=True)
-    errors = serializers.JSONField()
-    mismatches = serializers.JSONField()
-    warnings = serializers.JSONField()
+    errors = ProblemSerializer(many=True)
+    mismatches = MismatchSerializer(many=True)
+    warnings = ProblemSerializer(many=True)
     recorded_by = serializers.CharField(allow_null=True)
     recorded_at = serializers.DateTimeField()
 
 
 class MatchDetailSerializer(MatchSerializer):
+    """The score sheet: every current hand with declared and computed scores and running totals."""
+
     hands = serializers.SerializerMethodField()
-    totals = serializers.SerializerMethodField()
-    state = serializers.JSONField(read_only=True)
+    state = serializers.JSONField(read_only=True, allow_null=True)
 
     class Meta(MatchSerializer.Meta):
-        fields = [*MatchSerializer.Meta.fields, "state", "totals", "hands"]
-
-    def _sheet(self, match) -> dict:
-        # One score sheet per match serves both the hands and the totals fields.
-        cache = self.context.setdefault("score_sheets", {})
-        if match.pk not in cache:
-            cache[match.pk] = match_score_sheet(match=match)
-        return cache[match.pk]
+        fields = [*MatchSerializer.Meta.fields, "state", "hands"]
 
     @extend_schema_field(ScoreSheetHandSerializer(many=True))
     def get_hands(self, match):
-        return ScoreSheetHandSerializer(self._sheet(match)["hands"], many=True).data
+        return ScoreSheetHandSerializer(match_score_sheet(match=match)["hands"], many=True).data
 
-    def get_totals(self, match) -> list | None:
-        return self._sheet(match)["totals"]
+
+class MatchStateSerializer(serializers.ModelSerializer):
+    """A match after a write: what a client needs to go on (the version to send next)."""
+
+    totals = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = ["id", "status", "version", "totals", "state", "result"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.JSONField(), allow_null=True))
+    def get_totals(self, match):
+        return running_values(match.state)
+
+
+class ScorerAddSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150, help_text="the user who may score this match too")
+
+
+class ScorersSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    scorers = serializers.ListField(child=serializers.CharField())
+
+
+class VersionField(serializers.IntegerField):
+    def __init__(self, **kwargs):
+        kwargs.setdefault("min_value", 0)
+        kwargs.setdefault("max_value", MAX_VERSION)
+        kwargs.setdefault("required", False)
+        kwargs.setdefault(
+            "help_text", "the match version last seen (or the If-Match header); a stale one is a 409"
+        )
+        super().__init__(**kwargs)
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000, help_text="why (kept in the audit log)")
+    version = VersionField()
+
+
+# -- hands ---------------------------------------------------------------------------------
+class HandSerializer(serializers.ModelSerializer):
+    """One stored version of a hand."""
+
+    running = serializers.SerializerMethodField(help_text="totals (cul: banks) after the hand")
+    recorded_by = serializers.SerializerMethodField()
+    supersedes = serializers.SerializerMethodField(help_text="the version this one replaced")
+    evaluation = EvaluationSerializer(read_only=True)
+
+    class Meta:
+        model = Hand
+        fields = [
+            "number",
+            "version",
+            "status",
+            "dealer",
+            "record",
+            "declared",
+            "computed",
+            "running",
+            "state_after",
+            "accepted_declared",
+            "reason",
+            "supersedes",
+            "recorded_by",
+            "recorded_at",
+            "evaluation",
+        ]
+
+    @extend_schema_field(serializers.ListField(child=serializers.JSONField(), allow_null=True))
+    def get_running(self, hand):
+        return running_values(hand.state_after)
+
+    def get_recorded_by(self, hand) -> str | None:
+        return hand.recorded_by.get_username() if hand.recorded_by else None
+
+    def get_supersedes(self, hand) -> int | None:
+        return hand.version - 1 if hand.supersedes_id else None
+
+
+class HandCreateSerializer(serializers.Serializer):
+    record = serializers.JSONField(help_text="the hand record (see the game's record_schema)")
+    version = VersionField()
+    accept_declared = serializers.BooleanField(
+        default=False, help_text="store a hand with mismatches as disputed, declared values standing"
+    )
+    reason = serializers.CharField(
+        max_length=2000,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="required with accept_declared",
+    )
+
+
+class HandWrittenSerializer(serializers.Serializer):
+    """201 of a recording or a correction."""
+
+    hand = HandSerializer()
+    evaluation = EvaluationSerializer(help_text="the engine's result for this hand")
+    match = MatchStateSerializer()
+    version = serializers.IntegerField(help_text="the match's new version: send it with the next write")
+    reevaluated = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="corrections: the later hands that got a new version",
+    )

@@ -1,16 +1,31 @@
+"""The one URL module of the API: /api/v1/…, the OpenAPI schema and its Swagger UI."""
+
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 
 from . import views
 
 v1 = [
     path("", views.ApiRoot.as_view(), name="root"),
-    path("auth/token", obtain_auth_token, name="token"),
+    path("auth/token", views.ObtainToken.as_view(), name="token"),
+    path("games", views.GameList.as_view(), name="game-list"),
+    path("games/<str:game>", views.GameDetail.as_view(), name="game-detail"),
+    path("rules/<str:game>/score", views.RulesScore.as_view(), name="rules-score"),
     path("players", views.PlayerList.as_view(), name="player-list"),
     path("players/<int:pk>", views.PlayerDetail.as_view(), name="player-detail"),
     path("matches", views.MatchList.as_view(), name="match-list"),
     path("matches/<int:pk>", views.MatchDetail.as_view(), name="match-detail"),
+    path("matches/<int:pk>/scorers", views.MatchScorers.as_view(), name="match-scorers"),
+    path("matches/<int:pk>/void", views.MatchVoid.as_view(), name="match-void"),
+    path("matches/<int:pk>/reopen", views.MatchReopen.as_view(), name="match-reopen"),
+    path("matches/<int:pk>/hands", views.HandList.as_view(), name="hand-list"),
+    path("matches/<int:pk>/hands/<int:number>", views.HandDetail.as_view(), name="hand-detail"),
+    path("matches/<int:pk>/hands/<int:number>/history", views.HandHistory.as_view(), name="hand-history"),
+    path(
+        "matches/<int:pk>/hands/<int:number>/corrections",
+        views.HandCorrections.as_view(),
+        name="hand-corrections",
+    ),
     path("", include("api.urls_exchange")),  # export and import (api/exchange.py)
 ]
 

@@ -1,22 +1,98 @@
-"""First read endpoints of /api/v1/; issue 5 builds the recording workflow on the services."""
+"""The views of /api/v1/: thin adapters from HTTP to the selectors (reads) and services (writes).
+
+Every POST goes through ``@idempotent`` (the Idempotency-Key header); every write to a match
+takes the version the client last saw (``version`` in the body or ``If-Match``) and answers
+with the new one (body ``version`` and the ``ETag`` header). Errors are raised, never
+returned: ``api.exceptions.exception_handler`` renders them all in one shape.
+"""
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 
+from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
-from rest_framework import generics
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import generics, serializers, status
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from scorekeeper.matches import selectors
+from scorekeeper.matches import errors, selectors, services
+from scorekeeper.matches.models import Match, Player
+from scorekeeper.rules import RULESETS, OptionsInvalid, UnknownGame, find_ruleset
 
-from .serializers import MatchDetailSerializer, MatchSerializer, PlayerSerializer
+from . import schema
+from .idempotency import idempotent
+from .serializers import (
+    EvaluationSerializer,
+    GameSerializer,
+    HandCreateSerializer,
+    HandSerializer,
+    HandWrittenSerializer,
+    MatchCreateSerializer,
+    MatchDetailSerializer,
+    MatchFilterSerializer,
+    MatchSerializer,
+    PlayerCreateSerializer,
+    PlayerDetailSerializer,
+    PlayerSerializer,
+    ReasonSerializer,
+    ScorerAddSerializer,
+    ScoreRequestSerializer,
+    ScorersSerializer,
+)
+
+#: An If-Match value: the match version, optionally quoted or weak (``"3"``, ``W/"3"``).
+IF_MATCH = re.compile(r'\s*(?:W/)?"?([0-9]{1,10})"?\s*')
 
 
+def _valid(serializer_class, data, **kwargs) -> dict:
+    serializer = serializer_class(data=data, **kwargs)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _version(request, body_version: int | None, *, required: bool) -> int | None:
+    """The version the client last saw, from the body or the If-Match header."""
+    header = request.headers.get("If-Match")
+    header_version = None
+    if header is not None:
+        found = IF_MATCH.fullmatch(header)
+        if not found:
+            raise errors.Invalid(
+                'If-Match must be a match version such as "3"', field="If-Match", code="if_match_invalid"
+            )
+        header_version = int(found.group(1))
+    if body_version is not None and header_version is not None and body_version != header_version:
+        raise errors.Invalid(
+            f"version {body_version} and If-Match {header_version} disagree",
+            field="version",
+            code="version_ambiguous",
+        )
+    version = body_version if body_version is not None else header_version
+    if version is None and required:
+        raise errors.Invalid(
+            "send the match version you last saw (body `version` or If-Match), so that two devices "
+            "recording at once cannot both succeed",
+            field="version",
+            code="version_required",
+        )
+    return version
+
+
+def _etag(match: Match) -> dict[str, str]:
+    return {"ETag": f'"{match.version}"'}
+
+
+def _match(pk: int) -> Match:
+    return get_object_or_404(selectors.match_list(), pk=pk)
+
+
+# -- root, auth ------------------------------------------------------------------------
 class ApiRoot(APIView):
     """The endpoints of API v1."""
 
@@ -29,6 +105,7 @@ class ApiRoot(APIView):
 
         return Response(
             OrderedDict(
+                games=link("api:game-list"),
                 players=link("api:player-list"),
                 matches=link("api:match-list"),
                 token=link("api:token"),
@@ -38,41 +115,371 @@ class ApiRoot(APIView):
         )
 
 
-class PlayerList(generics.ListAPIView):
-    """Players, by name; ``?search=`` filters by part of the name."""
+class ObtainToken(ObtainAuthToken):
+    """Trade a username and password for the API token of that user (the same token each time).
 
+    Send it on every request as `Authorization: Token <key>`.
+    """
+
+    @extend_schema(
+        request=inline_serializer(
+            "TokenRequest", {"username": serializers.CharField(), "password": serializers.CharField()}
+        ),
+        responses={
+            200: inline_serializer("TokenResponse", {"token": serializers.CharField()}),
+            **schema.errors(400, 422),
+        },
+        parameters=[schema.IDEMPOTENCY_KEY],
+        auth=[],
+    )
+    @idempotent
+    def post(self, request, *args, **kwargs):
+        return super().post(request, *args, **kwargs)
+
+
+# -- the catalog and the dry run ---------------------------------------------------------
+class GameList(generics.GenericAPIView):
+    """Every game: seat counts, options (type, allowed values, default per preset), record schema."""
+
+    permission_classes = [AllowAny]
+    serializer_class = GameSerializer
+
+    @extend_schema(responses={200: GameSerializer(many=True), **schema.errors(404)})
+    def get(self, request):
+        games = [cls.describe() for _, cls in sorted(RULESETS.items())]
+        page = self.paginate_queryset(games)
+        return self.get_paginated_response(page)
+
+
+class GameDetail(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: GameSerializer, **schema.errors(404)})
+    def get(self, request, game: str):
+        return Response(_ruleset_class(game).describe())
+
+
+def _ruleset_class(game: str):
+    try:
+        return find_ruleset(game)
+    except UnknownGame as exc:
+        raise errors.NotFound(str(exc), field="game", code="game_unknown") from None
+
+
+class RulesScore(APIView):
+    """Dry run: score one hand with the rules engine. Stores nothing.
+
+    200 with the engine's result (spec 1.5); `valid` is false when there is any error or
+    mismatch. A malformed body (not an object, wrong types, bad options) is a 400.
+    """
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        request=ScoreRequestSerializer,
+        responses={200: EvaluationSerializer, **schema.errors(400, 404, 422)},
+        parameters=[schema.IDEMPOTENCY_KEY],
+    )
+    @idempotent
+    def post(self, request, game: str):
+        ruleset_class = _ruleset_class(game)
+        data = _valid(ScoreRequestSerializer, request.data)
+        try:
+            ruleset = ruleset_class.create(data["preset"], data["options"], data["seats"])
+        except OptionsInvalid as exc:
+            problems = [p.to_dict() for p in exc.problems]
+            raise errors.OptionsRejected(
+                str(exc),
+                field=problems[0]["path"],
+                problems=problems,
+                errors=errors.rule_errors(problems, ""),
+            ) from None
+        evaluation = ruleset.evaluate(data["state"], data["hand"], accept_declared=data["accept_declared"])
+        return Response(evaluation.to_dict())
+
+
+# -- players ---------------------------------------------------------------------------
+class PlayerList(generics.GenericAPIView):
     serializer_class = PlayerSerializer
 
-    def get_queryset(self):
-        return selectors.player_list(search=self.request.query_params.get("search", ""))
+    @extend_schema(
+        summary="Players by name",
+        parameters=[OpenApiParameter("search", str, description="part of the name, any case")],
+        responses={200: PlayerSerializer(many=True)},
+    )
+    def get(self, request):
+        players = selectors.player_list(search=request.query_params.get("search", "")[:100])
+        page = self.paginate_queryset(players)
+        return self.get_paginated_response(PlayerSerializer(page, many=True).data)
 
-
-class PlayerDetail(generics.RetrieveAPIView):
-    serializer_class = PlayerSerializer
-
-    def get_queryset(self):
-        return selectors.player_list()
-
-
-class MatchList(generics.ListAPIView):
-    """Matches, newest first; filters ``?game=``, ``?status=``, ``?player=<id>``."""
-
-    serializer_class = MatchSerializer
-
-    def get_queryset(self):
-        params = self.request.query_params
-        player = params.get("player")
-        return selectors.match_list(
-            game=params.get("game") or None,
-            status=params.get("status") or None,
-            player=int(player) if player and player.isdigit() else None,
+    @extend_schema(
+        summary="Add a player (signed in)",
+        request=PlayerCreateSerializer,
+        responses={201: PlayerSerializer, **schema.errors(*schema.WRITE_ERRORS)},
+        parameters=[schema.IDEMPOTENCY_KEY],
+    )
+    @idempotent
+    def post(self, request):
+        data = _valid(PlayerCreateSerializer, request.data)
+        player = services.player_create(name=data["name"], by=request.user)
+        location = reverse("api:player-detail", args=[player.pk], request=request)
+        return Response(
+            PlayerSerializer(player).data, status=status.HTTP_201_CREATED, headers={"Location": location}
         )
 
 
-class MatchDetail(generics.RetrieveAPIView):
-    """A match with its score sheet: every current hand, running totals, the result when over."""
+class PlayerDetail(APIView):
+    @extend_schema(
+        summary="A player with their matches", responses={200: PlayerDetailSerializer, **schema.errors(404)}
+    )
+    def get(self, request, pk: int):
+        player = get_object_or_404(Player, pk=pk)
+        matches = selectors.match_list(player=player)
+        player.match_count = matches.count()
+        player.matches = list(matches[:20])
+        player.matches_url = reverse("api:match-list", request=request) + f"?player={player.pk}"
+        return Response(PlayerDetailSerializer(player).data)
 
-    serializer_class = MatchDetailSerializer
 
-    def get_queryset(self):
-        return selectors.match_list()
+# -- matches ---------------------------------------------------------------------------
+class MatchList(generics.GenericAPIView):
+    serializer_class = MatchSerializer
+
+    @extend_schema(
+        summary="Matches, newest first",
+        parameters=[MatchFilterSerializer],
+        responses={200: MatchSerializer(many=True), **schema.errors(400, 404)},
+    )
+    def get(self, request):
+        filters = _valid(MatchFilterSerializer, request.query_params)
+        day = filters.get("date")
+        matches = selectors.match_list(
+            game=filters.get("game") or None,
+            status=filters.get("status"),
+            player=filters.get("player"),
+            created_from=day or filters.get("date_from"),
+            created_to=day or filters.get("date_to"),
+        )
+        page = self.paginate_queryset(matches)
+        return self.get_paginated_response(MatchSerializer(page, many=True).data)
+
+    @extend_schema(
+        summary="Start a match (signed in; you become its first scorer)",
+        request=MatchCreateSerializer,
+        responses={201: MatchSerializer, **schema.errors(*schema.WRITE_ERRORS)},
+        parameters=[schema.IDEMPOTENCY_KEY],
+    )
+    @idempotent
+    def post(self, request):
+        data = _valid(MatchCreateSerializer, request.data)
+        match = services.match_create(
+            game=data["game"],
+            players=data["players"],
+            by=request.user,
+            preset=data["preset"],
+            options=data["options"],
+            teams=data.get("teams"),
+            title=data["title"],
+        )
+        match = _match(match.pk)
+        headers = {**_etag(match), "Location": reverse("api:match-detail", args=[match.pk], request=request)}
+        return Response(MatchSerializer(match).data, status=status.HTTP_201_CREATED, headers=headers)
+
+
+class MatchDetail(APIView):
+    @extend_schema(
+        summary="The score sheet",
+        description="Every current hand with declared and computed scores and the running totals (cul: "
+        "banks) after it, the totals, the state and the result once the match is over. "
+        "The `ETag` header is the version.",
+        responses={200: MatchDetailSerializer, **schema.errors(404)},
+    )
+    def get(self, request, pk: int):
+        match = _match(pk)
+        return Response(MatchDetailSerializer(match).data, headers=_etag(match))
+
+
+class MatchScorers(APIView):
+    @extend_schema(
+        summary="Let another user score this match (scorers only)",
+        request=ScorerAddSerializer,
+        responses={201: ScorersSerializer, **schema.errors(*schema.WRITE_ERRORS, 404)},
+        parameters=[schema.IDEMPOTENCY_KEY],
+    )
+    @idempotent
+    def post(self, request, pk: int):
+        data = _valid(ScorerAddSerializer, request.data)
+        user = selectors.user_by_username(username=data["username"])
+        if user is None:
+            raise errors.UserUnknown(f"there is no user {data['username']!r}", field="username")
+        match = services.match_scorer_add(match=pk, user=user, by=request.user)
+        scorers = sorted(u.get_username() for u in match.scorers.all())
+        return Response({"match": match.pk, "scorers": scorers}, status=status.HTTP_201_CREATED)
+
+
+class _MatchStatusChange(APIView):
+    service = None
+    summary = ""
+
+    def post(self, request, pk: int):
+        data = _valid(ReasonSerializer, request.data)
+        version = _version(request, data.get("version"), required=False)
+        match = type(self).service(match=pk, by=request.user, reason=data["reason"], version=version)
+        match = _match(match.pk)
+        return Response(MatchSerializer(match).data, headers=_etag(match))
+
+
+_STATUS_SCHEMA = {
+    "request": ReasonSerializer,
+    "responses": {200: MatchSerializer, **schema.errors(*schema.WRITE_ERRORS, 404, 409)},
+    "parameters": [schema.IDEMPOTENCY_KEY, schema.IF_MATCH],
+}
+
+
+class MatchVoid(_MatchStatusChange):
+    service = staticmethod(services.match_void)
+
+    @extend_schema(summary="Set a match aside, with a reason (scorers only)", **_STATUS_SCHEMA)
+    @idempotent
+    def post(self, request, pk: int):
+        return super().post(request, pk)
+
+
+class MatchReopen(_MatchStatusChange):
+    service = staticmethod(services.match_reopen)
+
+    @extend_schema(summary="Undo a void, with a reason (scorers only)", **_STATUS_SCHEMA)
+    @idempotent
+    def post(self, request, pk: int):
+        return super().post(request, pk)
+
+
+# -- hands -----------------------------------------------------------------------------
+def _written(hand, *, reevaluated: list[int] | None = None) -> dict:
+    match = hand.match
+    body = {
+        "hand": HandSerializer(hand).data,
+        "evaluation": hand.evaluation,
+        "match": {
+            "id": match.pk,
+            "status": match.status,
+            "version": match.version,
+            "totals": selectors.running_values(match.state),
+            "state": match.state,
+            "result": match.result,
+        },
+        "version": match.version,
+    }
+    if reevaluated is not None:
+        body["reevaluated"] = reevaluated
+    return body
+
+
+_HAND_WRITE = {
+    "request": HandCreateSerializer,
+    "responses": {
+        201: HandWrittenSerializer,
+        **schema.errors(*schema.WRITE_ERRORS, 404, 409),
+    },
+    "parameters": [schema.IDEMPOTENCY_KEY, schema.IF_MATCH],
+}
+
+
+class HandList(generics.GenericAPIView):
+    serializer_class = HandSerializer
+
+    @extend_schema(
+        summary="The current hands of a match",
+        responses={200: HandSerializer(many=True), **schema.errors(404)},
+    )
+    def get(self, request, pk: int):
+        match = _match(pk)
+        hands = selectors.match_current_hands(match=match).select_related("recorded_by")
+        page = self.paginate_queryset(hands)
+        return self.get_paginated_response(HandSerializer(page, many=True).data)
+
+    @extend_schema(
+        summary="Record the next hand (scorers only)",
+        description="The rules engine checks the record against the state after the last hand. "
+        "Errors: 400 `hand_invalid`, nothing stored. Declared scores that differ from the "
+        "rules: 400 `score_mismatch` listing each seat's declared vs computed score and why, "
+        "nothing stored, unless `accept_declared` with a non-empty `reason`: then the hand is "
+        "stored *disputed* with the declared values standing. A stale version: 409 "
+        "`version_conflict` with what is current. A finished match: 409 `match_over`.",
+        **_HAND_WRITE,
+    )
+    @idempotent
+    def post(self, request, pk: int):
+        data = _valid(HandCreateSerializer, request.data)
+        version = _version(request, data.get("version"), required=True)
+        hand = services.hand_record(
+            match=pk,
+            record=data["record"],
+            by=request.user,
+            version=version,
+            accept_declared=data["accept_declared"],
+            reason=data["reason"],
+        )
+        location = reverse("api:hand-detail", args=[pk, hand.number], request=request)
+        return Response(
+            _written(hand),
+            status=status.HTTP_201_CREATED,
+            headers={**_etag(hand.match), "Location": location},
+        )
+
+
+class HandDetail(APIView):
+    @extend_schema(
+        summary="The current version of hand n", responses={200: HandSerializer, **schema.errors(404)}
+    )
+    def get(self, request, pk: int, number: int):
+        match = _match(pk)
+        hands = selectors.match_current_hands(match=match).select_related("recorded_by")
+        hand = get_object_or_404(hands, number=number)
+        return Response(HandSerializer(hand).data)
+
+
+class HandHistory(generics.GenericAPIView):
+    serializer_class = HandSerializer
+
+    @extend_schema(
+        summary="Every version of hand n, oldest first (the last one is current)",
+        responses={200: HandSerializer(many=True), **schema.errors(404)},
+    )
+    def get(self, request, pk: int, number: int):
+        match = _match(pk)
+        versions = selectors.hand_history(match=match, number=number)
+        if not versions.exists():
+            raise errors.NotFound(f"the match has no hand {number}", field="number", code="hand_not_found")
+        page = self.paginate_queryset(versions)
+        return self.get_paginated_response(HandSerializer(page, many=True).data)
+
+
+class HandCorrections(APIView):
+    @extend_schema(
+        summary="Correct hand n (scorers only)",
+        description="Supersedes hand n with a new version, validated like a recording against the "
+        "state before it; every later hand is re-evaluated from the new state (`reevaluated` "
+        "lists those that got a new version) and the match's result recomputed. Old versions stay "
+        "readable in the hand's history.",
+        **_HAND_WRITE,
+    )
+    @idempotent
+    def post(self, request, pk: int, number: int):
+        data = _valid(HandCreateSerializer, request.data)
+        version = _version(request, data.get("version"), required=True)
+        hand = services.hand_correct(
+            match=pk,
+            number=number,
+            record=data["record"],
+            by=request.user,
+            version=version,
+            accept_declared=data["accept_declared"],
+            reason=data["reason"],
+        )
+        location = reverse("api:hand-detail", args=[pk, hand.number], request=request)
+        return Response(
+            _written(hand, reevaluated=hand.reevaluated),
+            status=status.HTTP_201_CREATED,
+            headers={**_etag(hand.match), "Location": location},
+        )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, Q, QuerySet
 
 from .models import AuditEntry, Hand, Match, Player, Seat
@@ -27,7 +28,7 @@ def match_list(
 ) -> QuerySet[Match]:
     """Matches newest first; ``created_from`` / ``created_to`` are inclusive days (UTC)."""
     matches = Match.objects.select_related("created_by").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")), "scorers"
     )
     if game:
         matches = matches.filter(game=game)
@@ -40,6 +41,11 @@ def match_list(
     if created_to is not None:
         matches = matches.filter(created_at__date__lte=created_to)
     return matches
+
+
+def user_by_username(*, username: str):
+    """The active user with this username, or None."""
+    return get_user_model().objects.filter(username=username, is_active=True).first()
 
 
 def match_current_hands(*, match: Match) -> QuerySet[Hand]:

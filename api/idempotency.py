@@ -1,0 +1,95 @@
+"""``Idempotency-Key`` on every POST: a retry gets the original response, never a second write.
+
+The key row is inserted first, in the same transaction as the write, and the response is
+stored in it before the commit. A retry after the commit finds the row and replays the
+stored status, body and headers; a concurrent twin blocks on the row's unique index until
+the first request commits and then replays too, so 20 identical POSTs store one hand. The
+same key with another request (method, path, If-Match or parsed body) is a 422.
+Responses are stored whatever their status (a 400 or a 409 is replayed as such); only
+errors raised before the view runs (authentication, permissions) are not, and a 5xx
+rolls the whole transaction back, key included, so a retry runs again.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import json
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from rest_framework.response import Response
+from rest_framework.utils.encoders import JSONEncoder
+
+from scorekeeper.matches import errors, services
+
+HEADER = "Idempotency-Key"
+MAX_LENGTH = 255
+#: Response headers a replay repeats.
+REPLAYED_HEADERS = ("ETag", "Location")
+
+
+def idempotent(post):
+    """Decorate a view's ``post`` method (after authentication and permissions ran)."""
+
+    @functools.wraps(post)
+    def wrapper(view, request, *args, **kwargs):
+        key = request.headers.get(HEADER)
+        if key is None:
+            return post(view, request, *args, **kwargs)
+        key = key.strip()
+        if not key or len(key) > MAX_LENGTH:
+            raise errors.Invalid(
+                f"{HEADER} must be 1 to {MAX_LENGTH} characters", field=HEADER, code="idempotency_key_invalid"
+            )
+        fingerprint = _fingerprint(request)
+        with transaction.atomic():
+            entry, first = services.idempotency_claim(
+                user=request.user, key=key, fingerprint=fingerprint, method=request.method, path=request.path
+            )
+            if not first:
+                return _replay(entry)
+            try:
+                with transaction.atomic():
+                    response = post(view, request, *args, **kwargs)
+            except Exception as exc:
+                response = view.handle_exception(exc)
+            if response.status_code >= 500:
+                transaction.set_rollback(True)
+                return response
+            services.idempotency_store(
+                entry=entry,
+                status_code=response.status_code,
+                response=_jsonable(response.data),
+                headers={h: response[h] for h in REPLAYED_HEADERS if response.has_header(h)},
+            )
+        return response
+
+    return wrapper
+
+
+def _fingerprint(request) -> str:
+    data = request.data  # a ParseError here is a plain 400 (nothing to replay)
+    if hasattr(data, "lists"):  # a form body (QueryDict)
+        data = dict(data.lists())
+    payload = {
+        "method": request.method,
+        "path": request.path,
+        "if_match": request.headers.get("If-Match"),
+        "body": data,
+    }
+    text = json.dumps(payload, sort_keys=True, cls=JSONEncoder, separators=(",", ":"))
+    # Keyed, because a token request's body holds a password.
+    return hmac.new(settings.SECRET_KEY.encode(), text.encode(), hashlib.sha256).hexdigest()
+
+
+def _jsonable(data: Any) -> Any:
+    return json.loads(json.dumps(data, cls=JSONEncoder))
+
+
+def _replay(entry) -> Response:
+    response = Response(entry.response, status=entry.status_code, headers=entry.headers or None)
+    response["Idempotent-Replayed"] = "true"
+    return response

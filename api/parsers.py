@@ -1,0 +1,38 @@
+"""A JSON parser that turns every malformed body into a 400, never a 500."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        # 1e400 parses to inf, which no JSON column can store: refuse it at the door.
+        raise ValueError(f"number {text} is out of range")
+    return value
+
+
+def _no_constants(name: str):
+    raise ValueError(f"{name} is not valid JSON")
+
+
+class StrictJSONParser(JSONParser):
+    """JSON bodies only: no NaN/Infinity, no numbers out of float range, bounded nesting.
+
+    Python's own limits (4300-digit integers, the recursion limit on deep nesting) become
+    ``parse_error`` 400s like any other malformed body.
+    """
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        parser_context = parser_context or {}
+        encoding = parser_context.get("encoding", "utf-8")
+        try:
+            text = stream.read().decode(encoding) if stream is not None else ""
+            return json.loads(text, parse_float=_finite, parse_constant=_no_constants)
+        except (ValueError, RecursionError) as exc:
+            raise ParseError(f"JSON parse error - {exc}"[:500]) from None

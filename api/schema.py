@@ -1,0 +1,59 @@
+"""OpenAPI pieces shared by the views: the error responses, the write headers, a hook."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+
+from .serializers import ErrorSerializer
+
+ERROR_DESCRIPTIONS = {
+    400: "Malformed or invalid request (validation, parse error, rule rejection: `hand_invalid`, "
+    "`score_mismatch` with each seat's declared vs computed score)",
+    401: "Not signed in: send `Authorization: Token <key>` (POST /api/v1/auth/token)",
+    403: "Signed in but not allowed (only a match's scorers may write to it), or a CSRF failure",
+    404: "No such object",
+    409: "The match is not in a state that accepts this: `version_conflict` (stale version; the body "
+    "says what is current), `match_over`, `match_void`, `status_conflict`",
+    422: "`idempotency_key_reused`: the Idempotency-Key was used for another request",
+}
+
+
+def errors(*codes: int) -> dict[int, OpenApiResponse]:
+    return {code: OpenApiResponse(ErrorSerializer, description=ERROR_DESCRIPTIONS[code]) for code in codes}
+
+
+READ_ERRORS = (400, 404)
+#: Every POST: validation, auth, the idempotency key.
+WRITE_ERRORS = (400, 401, 403, 422)
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    type={"type": "string", "minLength": 1, "maxLength": 255},
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description="A unique key per logical request (a UUID). A retry with the same key and body gets the "
+    "original response (header `Idempotent-Replayed: true`) and never writes twice; the same key "
+    "with another request is a 422. Keys are kept per user.",
+)
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    type={"type": "string", "maxLength": 40},
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description='The match version last seen, as the ETag `"3"` (instead of `version` in the body).',
+)
+
+
+def add_error_range(result, generator, request, public):
+    """Postprocessing hook: every operation answers any other 4xx with the same error body."""
+    for path in result.get("paths", {}).values():
+        for operation in path.values():
+            if isinstance(operation, dict) and "responses" in operation:
+                operation["responses"].setdefault(
+                    "4XX",
+                    {
+                        "description": "Any other client error (405, 406, 415 …), in the common shape",
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                    },
+                )
+    return result
