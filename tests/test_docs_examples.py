@@ -126,6 +126,8 @@ def test_the_engine_agrees_with_the_documented_example(block, named):
         assert got["scores"] == scores, here
         if "errors" in attrs:
             assert set(_codes(attrs["errors"])) <= {e["code"] for e in got["errors"]}, here
+            if "evaluation" in attrs:
+                assert got == _named(named, attrs["evaluation"], "evaluation", where), where
             return
         assert not got["errors"], here
         mismatched = sorted({m["seat"] for m in got["mismatches"]})
