@@ -20,6 +20,7 @@ import re
 from typing import Any, ClassVar
 
 from django import forms
+from django.utils.safestring import mark_safe
 
 from scorekeeper.rules import find_ruleset
 from scorekeeper.rules.fields import is_int
@@ -290,6 +291,14 @@ class HandForm(forms.Form):
         if leftover:
             initial["record_json"] = json.dumps(leftover, ensure_ascii=False)
         return initial
+
+    def error_summary(self) -> list[tuple[str, str]]:
+        """(field label, message) for every form error, for the list at the top of the page."""
+        out = []
+        for name, messages in self.errors.items():
+            label = self.fields[name].label if name in self.fields else ""
+            out.extend((str(label or ""), str(m)) for m in messages)
+        return out
 
     def normal(self, key: str, value: Any) -> Any:
         """``record[key]`` in a form where equal meanings compare equal (see BastardForm)."""
@@ -653,13 +662,22 @@ class CulForm(HandForm):
 
     def sections(self) -> list[dict[str, Any]]:
         f = self.__getitem__
-        out = [{"title": "The party", "fields": [f("dealer"), f("first_leader")]}]
+        go = 44 + 12 * (self.n - 2)
+        not_go = go + 24 if self.n < 6 else self.game_options.get("not_go_target_6p", go + 24)
+        out = [
+            {
+                "title": "The party",
+                "help": f"Targets with {self.n} players: go {go}, not go {not_go}.",
+                "fields": [f("dealer"), f("first_leader")],
+            }
+        ]
         for i in range(self.n):
             out.append(
                 {
                     "title": self.seat_label(i),
                     "seat": i,
                     "fields": [f(f"bets_{i}"), f(f"points_{i}"), f(f"declared_banks_{i}")],
+                    "grid": True,
                     "more": [f(f"captured_{i}"), f(f"bonuses_{i}")],
                     "more_title": "cards taken, bonuses",
                     "more_open": _any_value(f(f"captured_{i}"), f(f"bonuses_{i}")),
@@ -683,7 +701,7 @@ class BankForm(HandForm):
         for i in range(self.n):
             self.fields[f"captured_points_{i}"] = _number("Points taken", min=0, max=124)
             self.fields[f"finish_{i}"] = _radio("Went out", positions[: self.n])
-            self.fields[f"finish_bonus_{i}"] = _checks("Went out", self.FLAGS)
+            self.fields[f"finish_bonus_{i}"] = _checks("How (bonuses)", self.FLAGS)
             self.fields[f"left_cards_{i}"] = _text("Cards left in hand", placeholder="AC 9D")
             self.fields[f"captured_{i}"] = _text("Cards taken (instead of points)", placeholder="AS 10S KD")
             self.fields[f"declared_{i}"] = _number("Declared score")
@@ -778,11 +796,12 @@ class BankForm(HandForm):
                     "seat": i,
                     "fields": [
                         f(f"captured_points_{i}"),
+                        f(f"declared_{i}"),
                         f(f"finish_{i}"),
                         f(f"finish_bonus_{i}"),
                         f(f"left_cards_{i}"),
-                        f(f"declared_{i}"),
                     ],
+                    "grid": True,
                     "more": [f(f"captured_{i}")],
                     "more_title": "cards taken",
                     "more_open": _any_value(f(f"captured_{i}")),
@@ -798,7 +817,8 @@ class BastardForm(HandForm):
     covers = ("dealer", "trump", "pass_count", "tricks", "specials", "declared")
     SPECIALS = (("JS", "J♠ (1)"), ("JC", "J♣ (2)"), ("JD", "J♦ (3)"), ("JH", "J♥ (4)"),
                 ("7D", "7♦ the Ugly card"), ("7C", "7♣ the Charm"))  # fmt: skip
-    TRUMPS = (("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣"), ("NT", "no trumps"))
+    TRUMPS = (("S", "♠"), ("H", mark_safe('<span class="red">♥</span>')),
+              ("D", mark_safe('<span class="red">♦</span>')), ("C", "♣"), ("NT", "no trumps"))  # fmt: skip
 
     def add_fields(self) -> None:
         seats = seat_choices(self.seat_names)

@@ -377,7 +377,7 @@ def _outcome(evaluation: dict[str, Any], names: list[str]) -> dict[str, Any]:
     return {
         "errors": evaluation.get("errors") or [],
         "mismatches": [
-            {**m, "who": who(m.get("seat")), "name": names[m["seat"]] if _seat_ok(m, names) else "?"}
+            {**m, "who": who(m.get("seat")), "explanation": _explanation(m)}
             for m in evaluation.get("mismatches") or []
         ],
         "warnings": evaluation.get("warnings") or [],
@@ -386,9 +386,10 @@ def _outcome(evaluation: dict[str, Any], names: list[str]) -> dict[str, Any]:
     }
 
 
-def _seat_ok(m: dict[str, Any], names: list[str]) -> bool:
-    seat = m.get("seat")
-    return isinstance(seat, int) and 0 <= seat < len(names)
+def _explanation(m: dict[str, Any]) -> str:
+    # The page already says "rules give N": do not repeat the engine's own opening.
+    text = str(m.get("explanation") or "")
+    return text.removeprefix(f"the rules give {m.get('computed')}: ")
 
 
 # -- void, reopen, scorers ----------------------------------------------------------------
