@@ -231,3 +231,28 @@ def test_the_options_table_shows_every_option_with_its_presets_and_effect(game):
         defaults = spec["defaults"]
         expected = (_shown(defaults["classic"]), _shown(defaults["seed"]), spec["effect"])
         assert rows[spec["name"]] == expected, spec["name"]
+
+
+# -- links between the pages ------------------------------------------------------------------------
+
+LINK = re.compile(r"\]\(([a-zA-Z0-9_./-]*\.md)?(?:#([^)]+))?\)")
+
+
+def _anchors(page: Path) -> set[str]:
+    """GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, -1 for repeats."""
+    seen: dict[str, int] = {}
+    out = set()
+    for heading in re.findall(r"^#+ (.+)$", page.read_text(encoding="utf-8"), re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        out.add(slug if slug not in seen else f"{slug}-{seen[slug]}")
+        seen[slug] = seen.get(slug, 0) + 1
+    return out
+
+
+@pytest.mark.parametrize("page", sorted(DOCS.glob("*.md")), ids=lambda p: p.name)
+def test_links_between_the_rules_pages_resolve(page):
+    for target, anchor in LINK.findall(page.read_text(encoding="utf-8")):
+        linked = DOCS / target if target else page
+        assert linked.exists(), f"{page.name}: {target}"
+        if anchor:
+            assert anchor in _anchors(linked), f"{page.name}: {target}#{anchor}"
