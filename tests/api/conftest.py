@@ -59,7 +59,7 @@ def assert_error(response, status: int, code: str | None = None, field: str | No
     """The response is a ``status`` in the common error shape (with ``code`` / ``field``)."""
     assert response.status_code == status, response.content
     body = response.json()
-    assert ERROR_KEYS <= set(body), body
+    assert set(body) >= ERROR_KEYS, body
     if code is not None:
         assert body["code"] == code, body
     if field is not None:

@@ -1,0 +1,119 @@
+"""The Idempotency-Key header: a retry gets the original response and never stores twice."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper.matches.models import Hand, IdempotencyKey, Match, Player
+from tests.api.conftest import assert_error
+from tests.fakes import hand
+
+pytestmark = pytest.mark.django_db
+
+
+def post_hand(client, match, points, key, version=0, **extra):
+    body = {"record": hand(points), "version": version, **extra}
+    return client.post(f"/api/v1/matches/{match.pk}/hands", body, format="json", HTTP_IDEMPOTENCY_KEY=key)
+
+
+def test_a_retry_with_the_same_key_and_body_gets_the_original_response_and_stores_once(ann, tally_match):
+    first = post_hand(ann, tally_match, [3, 1], "k-1")
+    retry = post_hand(ann, tally_match, [3, 1], "k-1")
+
+    assert first.status_code == retry.status_code == 201
+    assert retry.json() == first.json()
+    assert retry["Idempotent-Replayed"] == "true" and not first.has_header("Idempotent-Replayed")
+    assert retry["ETag"] == first["ETag"] == '"1"' and retry["Location"] == first["Location"]
+    assert Hand.objects.filter(match=tally_match).count() == 1
+    assert Match.objects.get(pk=tally_match.pk).version == 1
+    stored = IdempotencyKey.objects.get(key="k-1")
+    assert (stored.user.username, stored.status_code, stored.method) == ("ann", 201, "POST")
+
+
+def test_the_same_key_with_another_body_is_a_422_and_nothing_is_stored(ann, tally_match):
+    post_hand(ann, tally_match, [3, 1], "k-1")
+
+    response = post_hand(ann, tally_match, [1, 3], "k-1", version=1)
+
+    assert_error(response, 422, "idempotency_key_reused", "Idempotency-Key")
+    assert Hand.objects.filter(match=tally_match).count() == 1
+
+
+def test_the_same_key_on_another_endpoint_is_a_422(ann, tally_match):
+    post_hand(ann, tally_match, [3, 1], "k-1")
+
+    response = ann.post("/api/v1/players", {"name": "Cid"}, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
+
+    assert_error(response, 422, "idempotency_key_reused")
+    assert not Player.objects.filter(name="Cid").exists()
+
+
+def test_a_rejected_request_is_replayed_as_rejected(ann, tally_match):
+    first = post_hand(ann, tally_match, [3, 1], "k-1", version=7)
+    post_hand(ann, tally_match, [1, 1], "k-2")  # the match is now at version 1
+
+    retry = post_hand(ann, tally_match, [3, 1], "k-1", version=7)
+
+    assert first.status_code == retry.status_code == 409
+    assert retry.json() == first.json() and retry.json()["current_version"] == 0
+    assert Hand.objects.filter(match=tally_match).count() == 1
+
+
+def test_keys_belong_to_their_user(ann, bob, user, other_user, make_players):
+    first = ann.post("/api/v1/players", {"name": "Cid"}, format="json", HTTP_IDEMPOTENCY_KEY="same")
+    second = bob.post("/api/v1/players", {"name": "Dan"}, format="json", HTTP_IDEMPOTENCY_KEY="same")
+
+    assert first.status_code == second.status_code == 201
+    assert first.json()["id"] != second.json()["id"]
+    assert IdempotencyKey.objects.filter(key="same").count() == 2
+
+
+def test_a_whitespace_difference_in_the_json_is_the_same_request(ann):
+    url = "/api/v1/players"
+    first = ann.generic("POST", url, '{"name": "Cid"}', "application/json", HTTP_IDEMPOTENCY_KEY="k")
+    retry = ann.generic("POST", url, '{ "name" :"Cid" }', "application/json", HTTP_IDEMPOTENCY_KEY="k")
+
+    assert first.status_code == retry.status_code == 201
+    assert Player.objects.filter(name="Cid").count() == 1
+
+
+@pytest.mark.parametrize("key", ["", "   ", "x" * 256])
+def test_a_malformed_key_is_a_400(ann, tally_match, key):
+    response = post_hand(ann, tally_match, [3, 1], key)
+
+    assert_error(response, 400, "idempotency_key_invalid", "Idempotency-Key")
+    assert not Hand.objects.exists() and not IdempotencyKey.objects.exists()
+
+
+def test_an_unauthenticated_request_does_not_use_up_the_key(anon, ann, tally_match):
+    assert_error(post_hand(anon, tally_match, [3, 1], "k-1"), 401)
+
+    assert post_hand(ann, tally_match, [3, 1], "k-1").status_code == 201
+
+
+def test_every_post_takes_the_key(ann, anon, bob, tally_match, user, django_user_model):
+    from scorekeeper.matches.services import hand_record
+
+    django_user_model.objects.create_user("carl", password="a-long-password-1")
+    hand_record(match=tally_match, record=hand([1, 1]), by=user)
+    m = f"/api/v1/matches/{tally_match.pk}"
+    players = list(tally_match.seats.values_list("player", flat=True))
+    posts = [
+        (anon, "/api/v1/auth/token", {"username": "carl", "password": "a-long-password-1"}),
+        (anon, "/api/v1/rules/tally/score", {"seats": 2, "hand": hand([1, 2])}),
+        (ann, "/api/v1/players", {"name": "Eve"}),
+        (ann, "/api/v1/matches", {"game": "tally", "players": players}),
+        (ann, f"{m}/scorers", {"username": "bob"}),
+        (ann, f"{m}/hands/1/corrections", {"record": hand([2, 1]), "version": 1}),
+        (ann, f"{m}/hands", {"record": hand([1, 1]), "version": 2}),
+        (ann, f"{m}/void", {"reason": "test", "version": 3}),
+        (ann, f"{m}/reopen", {"reason": "test", "version": 4}),
+    ]  # fmt: skip
+    for i, (client, url, body) in enumerate(posts):
+        first = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY=f"key-{i}")
+        retry = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY=f"key-{i}")
+        assert first.status_code < 300, (url, first.json())
+        assert (retry.status_code, retry.json()) == (first.status_code, first.json()), url
+        assert retry["Idempotent-Replayed"] == "true"
+    assert Match.objects.get(pk=tally_match.pk).version == 5
+    assert Hand.objects.filter(match=tally_match).count() == 3  # hand 1 in two versions, hand 2
