@@ -72,6 +72,9 @@ def _flatten(detail: Any, path: str):
     """(field path, ErrorDetail) pairs of a nested DRF validation error."""
     if isinstance(detail, dict):
         for key, value in detail.items():
+            if isinstance(key, int):  # ListField / many=True errors are keyed by index
+                yield from _flatten(value, f"{path}[{key}]")
+                continue
             name = "" if key == "non_field_errors" else str(key)
             yield from _flatten(value, f"{path}.{name}" if path and name else path or name)
     elif isinstance(detail, list):

@@ -51,6 +51,9 @@ IF_MATCH = re.compile(r'\s*(?:W/)?"?([0-9]{1,10})"?\s*')
 
 
 def _valid(serializer_class, data, **kwargs) -> dict:
+    if not isinstance(data, dict):  # a JSON list, string or number (QueryDicts are dicts)
+        kind = "null" if data is None else type(data).__name__
+        raise errors.Invalid(f"the body must be a JSON object, not {kind}", code="body_not_object")
     serializer = serializer_class(data=data, **kwargs)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data

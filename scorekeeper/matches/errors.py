@@ -57,7 +57,7 @@ def record_field(path: str, prefix: str = "record") -> str:
 
     ``state`` and ``seats`` are the engine's own inputs (spec 1.5), not parts of the record.
     """
-    if path in ("state", "seats"):
+    if path in ("state", "seats") or not prefix:
         return path
     return f"{prefix}.{path}" if path else prefix
 
