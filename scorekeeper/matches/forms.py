@@ -236,7 +236,7 @@ class HandForm(forms.Form):
         if all(v in (None, BLANK) for v in values):
             return None
         for i, v in enumerate(values):
-            if v in (None, BLANK):
+            if v in (None, BLANK) and f"{key}_{i}" not in self.errors:
                 self.add_error(f"{key}_{i}", "needed for every seat (0 if nothing)")
         return values
 
@@ -349,7 +349,7 @@ class PiquetForm(HandForm):
 
     def add_fields(self) -> None:
         seats = seat_choices(self.seat_names)
-        scorer = [(BLANK, "nobody declared"), ("equal", "equal"), *seats]
+        scorer = [(BLANK, "nobody"), ("equal", "equal"), *seats]
         self.fields["dealer"] = _radio("Dealer", seats)
         self.fields["carte_blanche"] = _checks(
             "Carte blanche", seats, "A hand dealt without king, queen or jack (10 points)."
@@ -361,7 +361,7 @@ class PiquetForm(HandForm):
         self.fields["sequences_runs"] = _text(
             "runs", "Length then top card, e.g. 5J 3J = quint to the jack and tierce to the jack.", "5J 3J"
         )
-        self.fields["sets_scorer"] = _radio("Who scored", [(BLANK, "nobody declared"), *seats])
+        self.fields["sets_scorer"] = _radio("Who scored", [(BLANK, "nobody"), *seats])
         self.fields["sets_sets"] = _text(
             "sets", "Count then rank, e.g. 4Q 3K = quatorze of queens and trio of kings.", "4Q 3K"
         )
@@ -376,13 +376,7 @@ class PiquetForm(HandForm):
         )
         if self.game == "piquet-auction":
             self.fields["contract_declarer"] = _radio("Declarer", seats)
-            self.fields["contract_tricks"] = forms.TypedChoiceField(
-                label="tricks bid",
-                choices=[(BLANK, "–"), *[(str(t), str(t)) for t in range(7, 13)]],
-                required=False,
-                coerce=int,
-                empty_value=None,
-            )
+            self.fields["contract_tricks"] = _radio("tricks bid", [(str(t), str(t)) for t in range(7, 13)])
             self.fields["contract_sign"] = _radio("to win or to lose", [("plus", "plus"), ("minus", "minus")])
             self.fields["contract_multiplier"] = _radio(
                 "multiplier", [("1", "plain"), ("2", "doubled"), ("4", "redoubled")]
@@ -431,7 +425,7 @@ class PiquetForm(HandForm):
         if self.game == "piquet-auction":
             contract = {
                 "declarer": _seat_or_none(data.get("contract_declarer")),
-                "tricks": data.get("contract_tricks"),
+                "tricks": int(data["contract_tricks"]) if data.get("contract_tricks") else None,
                 "sign": data.get("contract_sign") or None,
                 "multiplier": int(data["contract_multiplier"]) if data.get("contract_multiplier") else None,
             }
@@ -550,7 +544,8 @@ class PiquetForm(HandForm):
             {"title": "Sets", "fields": [f("sets_scorer"), f("sets_sets")]},
         ]
         if self.game == "piquet-auction":
-            out.append(
+            out.insert(
+                1,
                 {
                     "title": "Contract",
                     "fields": [
@@ -559,7 +554,7 @@ class PiquetForm(HandForm):
                         f("contract_sign"),
                         f("contract_multiplier"),
                     ],
-                }
+                },
             )
         out.append({"title": "Play", "fields": [f("tricks")], "tricks": True})
         out.append(
