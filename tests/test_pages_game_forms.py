@@ -331,3 +331,53 @@ def test_a_correction_form_shows_the_stored_deal_in_its_fields(scorer, start, us
     corrected = post(scorer, match, {**form.initial, "point_scorer": "equal", "declared_0": "37"}, number=1)
     assert corrected.status_code == 302
     assert Hand.objects.get(match=match, version=2).record["point"]["scorer"] is None
+
+
+# -- hints for the next hand -----------------------------------------------------------------------
+@pytest.mark.django_db
+def test_the_next_piquet_deal_suggests_the_other_dealer(scorer, start, user):
+    match = start("piquet", 2)
+    hand_record(
+        match=match, record=next(c["hand"] for c in load_cases("piquet") if c["id"] == "P11"), by=user
+    )
+
+    form = scorer.get(reverse("hand-new", args=[match.pk])).context["form"]
+
+    assert form["dealer"].value() == "0"  # seat 1 dealt the first deal
+
+
+@pytest.mark.django_db
+def test_the_next_bastard_hand_suggests_the_dealer_and_the_cards_to_pass(scorer, start, user):
+    match = start("bastard", 4)
+    hand_record(
+        match=match, record=next(c["hand"] for c in load_cases("bastard") if c["id"] == "U1"), by=user
+    )
+
+    response = scorer.get(reverse("hand-new", args=[match.pk]))
+
+    assert response.context["form"]["dealer"].value() == "1"
+    assert "Hand 2: 3 cards each" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_cul_form_shows_each_players_banks_before_the_party(scorer, start, user):
+    match = start("cul", 2)
+    hand_record(
+        match=match, record=next(c["hand"] for c in load_cases("cul") if c["id"] == "captured-cards"), by=user
+    )
+
+    body = scorer.get(reverse("hand-new", args=[match.pk])).content.decode()
+
+    assert "2 before this party" in body
+
+
+@pytest.mark.django_db
+def test_a_correction_suggests_nothing_and_keeps_the_stored_dealer(scorer, start, user):
+    match = start("piquet", 2)
+    hand_record(
+        match=match, record=next(c["hand"] for c in load_cases("piquet") if c["id"] == "P11"), by=user
+    )
+
+    form = scorer.get(reverse("hand-correct", args=[match.pk, 1])).context["form"]
+
+    assert form["dealer"].value() == "1"

@@ -183,13 +183,30 @@ class HandForm(forms.Form):
         help_text="Required to accept declared scores that differ from the rules.",
     )
 
-    def __init__(self, *args: Any, game: str, seats: list[str], options: dict[str, Any], **kwargs: Any):
+    def __init__(
+        self,
+        *args: Any,
+        game: str,
+        seats: list[str],
+        options: dict[str, Any],
+        state: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ):
         self.game = game
         self.seat_names = list(seats)
         self.n = len(self.seat_names)
         self.game_options = options
+        #: The match state before a new hand (spec 1.1), for hints; None for a correction.
+        self.state = state if isinstance(state, dict) else None
         super().__init__(*args, **kwargs)
         self.add_fields()
+
+    def suggested(self) -> dict[str, str]:
+        """Values to pre-fill for the next hand of a match in ``state`` (the usual dealer)."""
+        return {}
+
+    def _state(self, key: str) -> Any:
+        return self.state.get(key) if self.state else None
 
     # -- to implement --------------------------------------------------------------------
     def add_fields(self) -> None:
@@ -382,6 +399,13 @@ class PiquetForm(HandForm):
                 "multiplier", [("1", "plain"), ("2", "doubled"), ("4", "redoubled")]
             )
         self.per_seat_fields("declared", "Declared", lambda label: _number(label))
+
+    def suggested(self) -> dict[str, str]:
+        # Two-hand deals alternate (spec 3); the three- and four-hand games are left alone.
+        last = self._state("last_dealer")
+        if self.n == 2 and last in (0, 1) and is_int(last):
+            return {"dealer": str(1 - last)}
+        return {}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -583,9 +607,18 @@ class CulForm(HandForm):
         for i in range(self.n):
             self.fields[f"bets_{i}"] = _radio("Bet", [("go", "go"), ("not_go", "not go")])
             self.fields[f"points_{i}"] = _number("Points", min=-4, max=238)
-            self.fields[f"declared_banks_{i}"] = _number("Banks after", min=0)
+            banks = self._state("banks")
+            now = banks[i] if isinstance(banks, list) and i < len(banks) else None
+            self.fields[f"declared_banks_{i}"] = _number(
+                "Banks after", f"{now} before this party" if now is not None else "", min=0
+            )
             self.fields[f"captured_{i}"] = _text("Cards taken (optional)", placeholder="AS 10S KS")
             self.fields[f"bonuses_{i}"] = _checks("Bonuses claimed", self.BONUSES)
+
+    def suggested(self) -> dict[str, str]:
+        # The previous party's first leader deals the next (spec 8, dealer_rule).
+        leader = self._state("last_first_leader")
+        return {"dealer": str(leader)} if is_int(leader) and 0 <= leader < self.n else {}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -819,13 +852,22 @@ class BastardForm(HandForm):
         seats = seat_choices(self.seat_names)
         self.fields["dealer"] = _radio("Dealer", seats)
         self.fields["trump"] = _radio("Trumps", self.TRUMPS)
-        self.fields["pass_count"] = _number(
-            "Cards passed (optional)", "Each player passed this many cards left.", min=0
-        )
+        self.fields["pass_count"] = _number("Cards passed (optional)", self._pass_hint(), min=0)
         for card, label in self.SPECIALS:
             self.fields[f"special_{card}"] = _radio(label, [(BLANK, "?"), *seats])
         self.per_seat_fields("tricks", "Tricks", lambda label: _number(label, min=0))
         self.per_seat_fields("declared", "Declared", lambda label: _number(label))
+
+    def suggested(self) -> dict[str, str]:
+        last = self._state("last_dealer")
+        return {"dealer": str((last + 1) % self.n)} if is_int(last) and 0 <= last < self.n else {}
+
+    def _pass_hint(self) -> str:
+        played = self._state("hands_played")
+        if self.game_options.get("passing") == "increasing" and is_int(played):
+            # pagat: 1, 3, 5 … cards before hand 1, 2, 3 … (spec 10, pass_count_schedule)
+            return f"Hand {played + 1}: {2 * played + 1} cards each, passed to the left."
+        return "Cards each player passed to the left."
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

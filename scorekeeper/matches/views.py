@@ -251,7 +251,7 @@ def _hand_page(request, match: Match, *, number: int | None):
     blocked = _blocked(match, correcting=number is not None)
     status = 200
     if request.method == "POST" and not blocked:
-        form = form_class(request.POST, **kwargs)
+        form = form_class(request.POST, state=match.state if number is None else None, **kwargs)
         status, done = _submit(request, match, number, form, context)
         if done is not None:
             return done
@@ -266,7 +266,8 @@ def _hand_page(request, match: Match, *, number: int | None):
         form = form_class(request.POST, **kwargs)
         form.is_valid()
     elif number is None:
-        form = form_class(initial={"version": match.version}, **kwargs)
+        form = form_class(state=match.state, **kwargs)
+        form.initial = {**form.suggested(), "version": match.version}
     else:
         hand = selectors.match_current_hands(match=match).get(number=number)
         initial = form_class.initial_from(hand.record, **kwargs)
