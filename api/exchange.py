@@ -12,7 +12,7 @@ import csv
 import io
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import get_object_or_404
 from rest_framework.permissions import IsAuthenticated
@@ -24,7 +24,17 @@ from rest_framework.views import APIView
 from scorekeeper.matches import exchange
 from scorekeeper.matches.models import Match
 
+from . import schema
+from .idempotency import idempotent
 from .serializers import MatchDetailSerializer
+
+FORMAT = OpenApiParameter(
+    "format",
+    str,
+    OpenApiParameter.QUERY,
+    enum=["json", "csv"],
+    description="json (the default): the document the import reads back; csv: the score sheet",
+)
 
 
 class ScoreSheetCSVRenderer(BaseRenderer):
@@ -138,10 +148,13 @@ class MatchExport(APIView):
     renderer_classes = [JSONRenderer, ScoreSheetCSVRenderer]
 
     @extend_schema(
+        summary="Export a match: a JSON document (for the import) or a CSV score sheet",
+        parameters=[FORMAT],
         responses={
             (200, "application/json"): MatchExportSerializer,
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="the score sheet"),
-        }
+            **schema.errors(404),
+        },
     )
     def get(self, request, pk, format=None):
         match = get_object_or_404(Match.objects.all(), pk=pk)
@@ -166,7 +179,13 @@ class MatchImport(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=MatchExportSerializer, responses={201: MatchDetailSerializer})
+    @extend_schema(
+        summary="Import a match from an export document (validated like live recording, all or nothing)",
+        request=MatchExportSerializer,
+        responses={201: MatchDetailSerializer, **schema.errors(*schema.WRITE_ERRORS)},
+        parameters=[schema.IDEMPOTENCY_KEY],
+    )
+    @idempotent
     def post(self, request, format=None):
         serializer = MatchExportSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
