@@ -69,3 +69,12 @@ def test_the_player_page_lists_their_matches(client, tally_match):
 
     assert response.status_code == 200
     assert tally_match.get_absolute_url() in response.content.decode()
+
+
+def test_the_result_names_the_winner_instead_of_a_seat_number(client, tally_match, user):
+    hand_record(match=tally_match, record=hand([3, 10]), by=user)
+
+    response = client.get(tally_match.get_absolute_url())
+
+    assert response.context["result_other"]["winner"] == "Bea"
+    assert "<strong>Bea</strong>" in response.content.decode()

@@ -75,8 +75,32 @@ def sheet_context(match: Match) -> dict[str, Any]:
             {"name": seat["name"], "values": [per_seat[k][i] for k in per_seat]}
             for i, seat in enumerate(sheet["seats"])
         ],
-        "result_other": {k: v for k, v in result.items() if k not in per_seat},
+        "result_other": {
+            k: _result_value(k, v, sheet["seats"]) for k, v in result.items() if k not in per_seat
+        },
     }
+
+
+def _result_value(key: str, value: Any, seats: list[dict[str, Any]]) -> str:
+    """A result entry in words: seats by their player's name (spec 1.5 ``result``)."""
+    names = [seat["name"] for seat in seats]
+
+    def name(seat: Any) -> str:
+        return (
+            names[seat]
+            if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names)
+            else str(seat)
+        )
+
+    if key == "winner":
+        return "drawn" if value is None else name(value)
+    if key == "finish_order" and isinstance(value, list):
+        return ", ".join(name(s) for s in value)
+    if key == "winning_team" and isinstance(value, int):
+        return " and ".join(names[i] for i in range(len(names)) if i % 2 == value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def _at(values, i: int):
