@@ -34,5 +34,5 @@ class StrictJSONParser(JSONParser):
         try:
             text = stream.read().decode(encoding) if stream is not None else ""
             return json.loads(text, parse_float=_finite, parse_constant=_no_constants)
-        except (ValueError, RecursionError) as exc:
+        except (ValueError, LookupError, RecursionError) as exc:
             raise ParseError(f"JSON parse error - {exc}"[:500]) from None

@@ -16,6 +16,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import generics, serializers, status
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
@@ -27,6 +28,7 @@ from scorekeeper.rules import RULESETS, OptionsInvalid, UnknownGame, find_rulese
 
 from . import schema
 from .idempotency import idempotent
+from .parsers import StrictJSONParser
 from .serializers import (
     EvaluationSerializer,
     GameSerializer,
@@ -123,6 +125,8 @@ class ObtainToken(ObtainAuthToken):
 
     Send it on every request as `Authorization: Token <key>`.
     """
+
+    parser_classes = [StrictJSONParser, FormParser, MultiPartParser]
 
     @extend_schema(
         request=inline_serializer(

@@ -158,11 +158,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    # JSON only, strictly: a malformed body is a 400 (api/parsers.py); forms stay for the token.
-    "DEFAULT_PARSER_CLASSES": [
-        "api.parsers.StrictJSONParser",
-        "rest_framework.parsers.FormParser",
-    ],
+    # JSON only, strictly: a malformed body is a 400 (api/parsers.py); the token view takes forms too.
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
