@@ -381,3 +381,12 @@ def test_a_correction_suggests_nothing_and_keeps_the_stored_dealer(scorer, start
     form = scorer.get(reverse("hand-correct", args=[match.pk, 1])).context["form"]
 
     assert form["dealer"].value() == "1"
+
+
+@pytest.mark.django_db
+def test_the_page_warns_when_the_json_area_replaces_fields_of_the_form(scorer, start):
+    match = start("bastard", 4)
+
+    response = post(scorer, match, {"dealer": "0", "record_json": '{"specials": [[], [], [], []]}'})
+
+    assert "The JSON replaces the form&#x27;s specials" in response.content.decode()

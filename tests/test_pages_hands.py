@@ -144,6 +144,22 @@ def test_bad_json_in_the_advanced_area_is_a_readable_message_not_a_500(scorer, t
     assert not Hand.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ('{"dealer": NaN}', "NaN is not a JSON number"),
+        ('{"dealer": -Infinity}', "-Infinity is not a JSON number"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ],
+)
+def test_what_python_reads_but_json_does_not_is_refused(scorer, tally_match, typed, message):
+    response = post_hand(scorer, tally_match, typed)
+
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not Hand.objects.exists()
+
+
 @pytest.mark.parametrize("typed", ["[1, 2]", '"a hand"', "null", "3"])
 def test_json_that_is_not_an_object_is_refused_with_an_example(scorer, tally_match, typed):
     response = post_hand(scorer, tally_match, typed)

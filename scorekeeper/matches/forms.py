@@ -262,12 +262,15 @@ class HandForm(forms.Form):
         if not text:
             return None
         try:
-            value = json.loads(text)
+            value = json.loads(text, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
             raise forms.ValidationError(
                 f"this is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
                 code="json_invalid",
             ) from None
+        except (ValueError, RecursionError) as exc:
+            message = str(exc) if isinstance(exc, ValueError) else "it is nested too deeply"
+            raise forms.ValidationError(f"this is not valid JSON: {message}", code="json_invalid") from None
         if not isinstance(value, dict):
             raise forms.ValidationError(
                 'the JSON must be an object of record keys, e.g. {"hands": […]}', code="json_not_object"
@@ -342,6 +345,11 @@ class HandForm(forms.Form):
 def _any_value(*fields: forms.BoundField) -> bool:
     """Whether a folded part of the form has something in it (then it is shown open)."""
     return any(field.errors or field.value() for field in fields)
+
+
+def _no_constant(name: str) -> Any:
+    # Python reads NaN and Infinity, but they are not JSON and PostgreSQL refuses them.
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def _json(value: Any) -> str:
