@@ -389,4 +389,4 @@ def test_the_page_warns_when_the_json_area_replaces_fields_of_the_form(scorer, s
 
     response = post(scorer, match, {"dealer": "0", "record_json": '{"specials": [[], [], [], []]}'})
 
-    assert "The JSON replaces the form&#x27;s specials" in response.content.decode()
+    assert "The JSON replaces the form's specials" in response.content.decode()
