@@ -78,3 +78,11 @@ def test_the_result_names_the_winner_instead_of_a_seat_number(client, tally_matc
 
     assert response.context["result_other"]["winner"] == "Bea"
     assert "<strong>Bea</strong>" in response.content.decode()
+
+
+def test_the_home_page_puts_the_matches_a_user_scores_first(client, tally_match, user, other_user):
+    client.force_login(user)
+    assert list(client.get(reverse("home")).context["scoring"]) == [tally_match]
+
+    client.force_login(other_user)
+    assert list(client.get(reverse("home")).context["scoring"]) == []

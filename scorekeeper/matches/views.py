@@ -39,6 +39,10 @@ def home(request):
         "matches": selectors.match_list()[:20],
         "players": selectors.player_list()[:50],
     }
+    if request.user.is_authenticated:
+        # At the table the first thing wanted is the match being scored.
+        scoring = selectors.match_list(status=Match.Status.IN_PROGRESS).filter(scorers=request.user)
+        context["scoring"] = scoring[:10]
     return render(request, "matches/home.html", context)
 
 
