@@ -111,18 +111,25 @@ def test_accepted_declared_scores_store_a_disputed_hand_with_the_reason(scorer, 
     assert "as disputed" in body and "we agreed on 4" in body
 
 
+@pytest.fixture
+def bob_scores(tally_match, other_user):
+    """bob scores the same match on another phone."""
+    tally_match.scorers.add(other_user)
+    return other_user
+
+
 def test_a_stale_version_says_who_recorded_meanwhile_and_keeps_the_typed_hand(
-    client, scorer, tally_match, user
+    client, scorer, tally_match, bob_scores
 ):
     seen = tally_match.version
-    hand_record(match=tally_match, record=hand([2, 2]), by=user)  # another device, first
+    hand_record(match=tally_match, record=hand([2, 2]), by=bob_scores)  # another phone, first
     typed = json.dumps(hand([5, 0]))
 
     response = post_hand(scorer, tally_match, typed, version=seen)
 
     assert response.status_code == 409
     body = response.content.decode()
-    assert "ann recorded hand 1 meanwhile." in body and "not saved" in body
+    assert "bob recorded hand 1 meanwhile." in body and "not saved" in body
     assert response.context["sheet"]["hands"][0]["computed"] == [2, 2]  # the current sheet
     form = response.context["form"]
     assert form["record_json"].value() == typed
@@ -134,6 +141,43 @@ def test_a_stale_version_says_who_recorded_meanwhile_and_keeps_the_typed_hand(
 
     assert again.status_code == 302
     assert Hand.objects.filter(match=tally_match).count() == 2
+
+
+def test_a_second_tap_on_save_stores_one_hand_and_says_it_was_you(scorer, tally_match):
+    first = post_hand(scorer, tally_match, hand([3, 1]))
+    second = post_hand(scorer, tally_match, hand([3, 1]))  # the same version again
+
+    assert first.status_code == 302 and second.status_code == 409
+    assert "You recorded hand 1 meanwhile." in second.content.decode()
+    assert Hand.objects.filter(match=tally_match).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("hand-new", []),
+        ("hand-correct", [1]),
+        ("match-void", []),
+        ("match-reopen", []),
+        ("match-scorer-add", []),
+    ],
+)
+def test_every_write_page_refuses_a_post_from_someone_not_a_scorer(
+    client, tally_match, user, other_user, name, args
+):
+    hand_record(match=tally_match, record=hand([3, 1]), by=user)
+    tally_match.refresh_from_db()
+    client.force_login(other_user)
+    before = (Hand.objects.count(), AuditEntry.objects.count())
+
+    response = client.post(
+        reverse(name, args=[tally_match.pk, *args]),
+        {"version": tally_match.version, "reason": "mine", "username": "bob", "record_json": "{}"},
+    )
+
+    assert response.status_code == 403
+    assert "Not allowed" in response.content.decode()
+    assert (Hand.objects.count(), AuditEntry.objects.count()) == before
 
 
 def test_bad_json_in_the_advanced_area_is_a_readable_message_not_a_500(scorer, tally_match):
@@ -302,16 +346,16 @@ def test_a_correction_with_a_mismatch_is_refused_like_a_new_hand(scorer, tally_m
     assert Hand.objects.filter(match=tally_match).count() == 1
 
 
-def test_a_stale_correction_is_a_conflict(scorer, tally_match, user):
+def test_a_stale_correction_is_a_conflict(scorer, tally_match, user, bob_scores):
     hand_record(match=tally_match, record=hand([3, 1]), by=user)
     tally_match.refresh_from_db()
     seen = tally_match.version
-    hand_correct(match=tally_match, number=1, record=hand([2, 1]), by=user)
+    hand_correct(match=tally_match, number=1, record=hand([2, 1]), by=bob_scores)
 
     response = post_hand(scorer, tally_match, hand([1, 3]), number=1, version=seen)
 
     assert response.status_code == 409
-    assert "ann corrected hand 1 meanwhile." in response.content.decode()
+    assert "bob corrected hand 1 meanwhile." in response.content.decode()
     assert Hand.objects.filter(match=tally_match, number=1).count() == 2
 
 
@@ -374,7 +418,7 @@ def test_a_stale_void_is_a_conflict(scorer, tally_match, user):
     response = scorer.post(reverse("match-void", args=[tally_match.pk]), {"version": 0, "reason": "stop"})
 
     assert response.status_code == 409
-    assert "ann recorded hand 1 meanwhile." in response.content.decode()
+    assert "You recorded hand 1 meanwhile." in response.content.decode()
     assert Match.objects.get(pk=tally_match.pk).status == "in_progress"
     assert str(response.context["form"]["version"].value()) == str(
         Match.objects.get(pk=tally_match.pk).version

@@ -350,7 +350,7 @@ def _submit(request, match: Match, number: int | None, form, context: dict[str, 
         return 400, None
     except errors.VersionConflict:
         match.refresh_from_db()
-        context["conflict"] = _what_happened(match)
+        context["conflict"] = _what_happened(match, request.user)
         return 409, None
     except errors.NotAllowed as exc:
         raise PermissionDenied(exc.message) from None
@@ -366,7 +366,7 @@ def _submit(request, match: Match, number: int | None, form, context: dict[str, 
     return 302, redirect("hand-detail", pk=match.pk, number=hand.number)
 
 
-def _what_happened(match: Match) -> str:
+def _what_happened(match: Match, user) -> str:
     """The last write to the match, for the stale-version message."""
     entry = (
         selectors.match_audit(match=match)
@@ -374,7 +374,10 @@ def _what_happened(match: Match) -> str:
         .order_by("-at", "-id")
         .first()
     )
-    who = entry.actor.get_username() if entry and entry.actor else "someone"
+    who = entry.actor.get_username() if entry and entry.actor else "Someone"
+    if entry and entry.actor_id == user.pk:
+        # Most often a second tap on "Save", or the same hand sent from two tabs.
+        who = "You"
     number = entry.payload.get("number") if entry else None
     action = entry.action if entry else ""
     done = {
@@ -447,7 +450,7 @@ def _reason_page(request, pk: int, *, void: bool):
                       version=form.cleaned_data.get("version"))  # fmt: skip
             except errors.VersionConflict:
                 match.refresh_from_db()
-                refused = f"{_what_happened(match)} Check the match, then confirm again."
+                refused = f"{_what_happened(match, request.user)} Check the match, then confirm again."
                 data = request.POST.copy()
                 data["version"] = str(match.version)
                 form = ReasonForm(data)
