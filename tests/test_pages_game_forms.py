@@ -390,3 +390,17 @@ def test_the_page_warns_when_the_json_area_replaces_fields_of_the_form(scorer, s
     response = post(scorer, match, {"dealer": "0", "record_json": '{"specials": [[], [], [], []]}'})
 
     assert "The JSON replaces the form's specials" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_problem_in_what_the_json_area_supplied_is_shown_there(scorer, start):
+    match = start("piquet", 2)
+    data = {k: v for k, v in P11.items() if k != "tricks"}
+    extra = {"hands": [["AD"] * 12, ["QD"] * 12], "trick_cards": []}
+
+    response = post(scorer, match, {**data, "record_json": json.dumps(extra)})
+
+    assert response.status_code == 400
+    errors = response.context["form"].errors
+    assert any("(card_duplicate)" in e for e in errors["record_json"])
+    assert "dealer" not in errors

@@ -226,6 +226,9 @@ class HandForm(forms.Form):
     def field_for_path(self, path: str) -> str | None:
         """The form field an engine problem at ``path`` belongs to (None: the form as a whole)."""
         key, index = _split_path(path)
+        pasted = getattr(self, "cleaned_data", {}).get("record_json") or {}
+        if key in pasted:
+            return "record_json"  # the JSON area supplied this key: the problem is there
         if key in self.covers_per_seat() and index is not None and f"{key}_{index}" in self.fields:
             return f"{key}_{index}"
         if key in self.covers_per_seat() and f"{key}_0" in self.fields:
