@@ -404,3 +404,43 @@ def test_a_problem_in_what_the_json_area_supplied_is_shown_there(scorer, start):
     errors = response.context["form"].errors
     assert any("(card_duplicate)" in e for e in errors["record_json"])
     assert "dealer" not in errors
+
+
+INNER_KEYS = ["scorer", "cards", "pips", "runs", "length", "top", "sets", "rank", "count", "item", "king"]
+
+
+def _json_values():
+    scalars = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-3, 15),
+        st.sampled_from(["", "J", "10", "AS", "go", "x y", "H"]),
+    )
+    return st.recursive(
+        scalars,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=5),
+            st.dictionaries(st.sampled_from(INNER_KEYS), inner, max_size=4),
+        ),
+        max_leaves=12,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_any_stored_record_prefills_a_correction_that_keeps_every_key(game, data):
+    """Whatever a record holds (imported, or from an older engine), the correction form shows
+    it without error and sends every key back unchanged (the JSON area keeps the rest)."""
+    form_class = hand_form_class(game)
+    seats = data.draw(st.sampled_from(find_ruleset(game).seat_counts), label="seats")
+    keys = st.sampled_from([*form_class.covers, "play", "hands"])
+    record = data.draw(st.dictionaries(keys, _json_values(), max_size=8), label="record")
+    kwargs = form_kwargs(game, seats)
+
+    form = form_class(data=form_class.initial_from(record, **kwargs), **kwargs)
+
+    assert form.is_valid(), form.errors
+    rebuilt = form.record()
+    for key, value in record.items():
+        assert form.normal(key, rebuilt[key]) == form.normal(key, value)

@@ -300,7 +300,9 @@ class HandForm(forms.Form):
                 continue
             try:
                 initial.update(form.load(key, value))
-            except Unrepresentable:
+            except (Unrepresentable, TypeError, ValueError):
+                # Stored data of any shape (an import, an older engine): what a loader cannot
+                # read is simply left to the JSON area.
                 leftover[key] = value
         # What the form would send back: a key it does not rebuild exactly keeps its stored
         # value in the JSON area (which wins over the form's keys).
@@ -487,7 +489,12 @@ class PiquetForm(HandForm):
             if is_int(value):
                 return {"carte_blanche": [_load_seat(value, n)]}
             # A list shows as ticked seats; only a sorted list of 2+ seats rebuilds the same.
-            if isinstance(value, list) and len(value) > 1 and value == sorted(set(value)):
+            if (
+                isinstance(value, list)
+                and len(value) > 1
+                and all(is_int(v) for v in value)
+                and value == sorted(set(value))
+            ):
                 return {"carte_blanche": [_load_seat(v, n) for v in value]}
             raise Unrepresentable
         if key == "tricks":
@@ -685,7 +692,11 @@ class CulForm(HandForm):
                 ):
                     raise Unrepresentable
                 names = [x["item"] for x in items]
-                if any(name not in order for name in names) or names != sorted(set(names), key=order.index):
+                if (
+                    not all(isinstance(name, str) for name in names)
+                    or any(name not in order for name in names)
+                    or names != sorted(set(names), key=order.index)
+                ):
                     raise Unrepresentable
                 out[f"bonuses_{i}"] = names
             if not any(value):
@@ -913,7 +924,7 @@ class BastardForm(HandForm):
         if key == "dealer":
             return {"dealer": _load_seat(value, n)}
         if key == "trump":
-            if value in dict(self.TRUMPS):
+            if isinstance(value, str) and value in dict(self.TRUMPS):
                 return {"trump": value}
             raise Unrepresentable
         if key == "pass_count":
