@@ -16,6 +16,7 @@ import functools
 import hashlib
 import hmac
 import json
+import re
 from typing import Any
 
 from django.conf import settings
@@ -27,6 +28,7 @@ from scorekeeper.matches import errors, services
 
 HEADER = "Idempotency-Key"
 MAX_LENGTH = 255
+KEY = re.compile(rf"[\x20-\x7e]{{1,{MAX_LENGTH}}}")
 #: Response headers a replay repeats.
 REPLAYED_HEADERS = ("ETag", "Location")
 
@@ -40,9 +42,11 @@ def idempotent(post):
         if key is None:
             return post(view, request, *args, **kwargs)
         key = key.strip()
-        if not key or len(key) > MAX_LENGTH:
+        if not KEY.fullmatch(key):
             raise errors.Invalid(
-                f"{HEADER} must be 1 to {MAX_LENGTH} characters", field=HEADER, code="idempotency_key_invalid"
+                f"{HEADER} must be 1 to {MAX_LENGTH} printable ASCII characters (a UUID, say)",
+                field=HEADER,
+                code="idempotency_key_invalid",
             )
         fingerprint = _fingerprint(request)
         with transaction.atomic():

@@ -21,8 +21,23 @@ def _no_constants(name: str):
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _has_nul(data) -> bool:
+    stack = [data]
+    while stack:  # iterative: the parsed document may be nested as deep as the parser allowed
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 class StrictJSONParser(JSONParser):
-    """JSON bodies only: no NaN/Infinity, no numbers out of float range, bounded nesting.
+    """JSON bodies only: no NaN/Infinity, no numbers out of float range, no U+0000, bounded nesting.
 
     Python's own limits (4300-digit integers, the recursion limit on deep nesting) become
     ``parse_error`` 400s like any other malformed body.
@@ -33,6 +48,10 @@ class StrictJSONParser(JSONParser):
         encoding = parser_context.get("encoding", "utf-8")
         try:
             text = stream.read().decode(encoding) if stream is not None else ""
-            return json.loads(text, parse_float=_finite, parse_constant=_no_constants)
+            data = json.loads(text, parse_float=_finite, parse_constant=_no_constants)
         except (ValueError, LookupError, RecursionError) as exc:
             raise ParseError(f"JSON parse error - {exc}"[:500]) from None
+        if _has_nul(data):
+            # PostgreSQL cannot store U+0000 in text or jsonb: refuse it here, not with a 500 there.
+            raise ParseError("JSON parse error - strings may not contain the character U+0000")
+        return data

@@ -28,7 +28,7 @@ WRITE_ERRORS = (400, 401, 403, 422)
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
-    type={"type": "string", "minLength": 1, "maxLength": 255},
+    type={"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[ -~]+$"},
     location=OpenApiParameter.HEADER,
     required=False,
     description="A unique key per logical request (a UUID). A retry with the same key and body gets the "

@@ -215,7 +215,8 @@ class PlayerList(generics.GenericAPIView):
         responses={200: PlayerSerializer(many=True)},
     )
     def get(self, request):
-        players = selectors.player_list(search=request.query_params.get("search", "")[:100])
+        search = request.query_params.get("search", "")[:100].replace("\x00", "")
+        players = selectors.player_list(search=search)
         page = self.paginate_queryset(players)
         return self.get_paginated_response(PlayerSerializer(page, many=True).data)
 

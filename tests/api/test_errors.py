@@ -28,6 +28,9 @@ GARBAGE = [
     '{"record": ' + "[" * 5000 + "]" * 5000 + ', "version": 0}',
     '{"version": ' + "9" * 50 + "}",
     "\udcff",
+    # PostgreSQL stores no U+0000: refused as a parse error, not a database error.
+    '{"record": {"dealer": 0, "points": [1, 1], "declared": [1, 1], "note": "\\u0000"}, "version": 1}',
+    '{"name": "A\\u0000", "username": "\\u0000", "reason": "x", "version": 1}',
 ]
 WRONG_TYPES = [None, True, -1, 10**30, 1.5, "x", [], {}, [[{}]], "0" * 300]
 
@@ -152,3 +155,9 @@ def test_a_validation_error_lists_every_field(ann):
     assert {e["field"] for e in body["errors"]} == {"game", "players", "preset"}
     assert all(set(e) == {"field", "code", "message"} for e in body["errors"])
     assert body["field"] == body["errors"][0]["field"]
+
+
+def test_a_search_with_a_nul_character_is_not_an_error(anon, make_players):
+    make_players("Ada")
+
+    assert anon.get("/api/v1/players", {"search": "A\x00"}).json()["count"] == 1

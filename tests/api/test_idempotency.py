@@ -77,7 +77,7 @@ def test_a_whitespace_difference_in_the_json_is_the_same_request(ann):
     assert Player.objects.filter(name="Cid").count() == 1
 
 
-@pytest.mark.parametrize("key", ["", "   ", "x" * 256])
+@pytest.mark.parametrize("key", ["", "   ", "x" * 256, "clé", "a\x00b"])
 def test_a_malformed_key_is_a_400(ann, tally_match, key):
     response = post_hand(ann, tally_match, [3, 1], key)
 
