@@ -57,6 +57,7 @@ def test_a_valid_hand_is_stored_and_its_breakdown_shown(scorer, tally_match):
     assert "Hand 1 recorded." in body
     assert "3 points" in body  # a breakdown line's note
     assert page.context["evaluation"]["seats"][0]["score"] == 3
+    assert page.context["score_rows"][1] == {"name": "Bea", "score": 1, "declared": 1, "after": 1}
 
 
 def test_a_hand_with_errors_shows_each_error_and_stores_nothing(scorer, tally_match):

@@ -126,10 +126,21 @@ def hand_detail(request, pk: int, number: int):
     if hand is None:
         raise Http404(f"the match has no hand {number}")
     names = _seat_names(match)
+    after = selectors.running_values(hand.state_after)
+    score_rows = [
+        {
+            "name": name,
+            "score": _at(hand.computed, i),
+            "declared": _at(hand.declared, i),
+            "after": _at(after, i),
+        }
+        for i, name in enumerate(names)
+    ]
     context = {
         "match": match,
         "hand": hand,
         "names": names,
+        "score_rows": score_rows,
         "evaluation": _outcome(hand.evaluation, names),
         "record_json": json.dumps(hand.record, ensure_ascii=False, indent=1),
         "versions": selectors.hand_history(match=match, number=number).count(),
