@@ -401,7 +401,7 @@ class PiquetForm(HandForm):
             required=False,
             help_text=f"One digit per trick: the seat that won it ({names}).",
             widget=forms.TextInput(
-                attrs={"inputmode": "numeric", "autocomplete": "off", "placeholder": "0111 1000 0000"}
+                attrs={"inputmode": "numeric", "autocomplete": "off", "placeholder": self._tricks_example()}
             ),
         )
         if self.game == "piquet-auction":
@@ -412,6 +412,10 @@ class PiquetForm(HandForm):
                 "multiplier", [("1", "plain"), ("2", "doubled"), ("4", "redoubled")]
             )
         self.per_seat_fields("declared", "Declared", lambda label: _number(label))
+
+    def _tricks_example(self) -> str:
+        # A deal has 12 tricks two-handed, 8 in voleur, 10 in three-hand normand (spec 2.4).
+        return {4: "0123 3012", 3: "0120 1201 20"}.get(self.n, "0111 1000 0000")
 
     def suggested(self) -> dict[str, str]:
         # Two-hand deals alternate (spec 3); the three- and four-hand games are left alone.
