@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.matches.models import AuditEntry, Hand, Match
 from tests.api.conftest import assert_error
@@ -110,3 +112,41 @@ def test_an_unknown_game_is_a_404(anon):
 
 def test_it_needs_no_sign_in(anon, tally):
     assert score(anon, "tally", {"seats": 2, "hand": hand([1, 1])}).status_code == 200
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=5),
+    max_leaves=15,
+)
+GAME_KEYS = [
+    "piquet",
+    "piquet-au-cent",
+    "piquet-auction",
+    "piquet-voleur",
+    "piquet-normand",
+    "cul",
+    "bank",
+    "bastard",
+]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    game=st.sampled_from(GAME_KEYS),
+    seats=st.integers(1, 6),
+    state=st.none() | JSON,
+    record=JSON,
+    accept_declared=st.booleans(),
+)
+def test_any_json_state_and_hand_get_a_result_never_a_server_error(
+    anon, game, seats, state, record, accept_declared
+):
+    body = {"seats": seats, "state": state, "hand": record, "accept_declared": accept_declared}
+
+    response = score(anon, game, body)
+
+    assert response.status_code in (200, 400), response.content[:300]
+    if response.status_code == 200:
+        result = response.json()
+        assert result["valid"] is (not result["errors"] and not result["mismatches"])
