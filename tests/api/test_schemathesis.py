@@ -39,6 +39,23 @@ CHECKS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def keep_the_test_connection():
+    """Run the WSGI app in the test's transaction, as Django's test client does.
+
+    Django's handler closes "old" connections when a request starts and ends, and one inside
+    a transaction counts as old: on PostgreSQL that would close the test's own connection.
+    """
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
 @pytest.fixture
 def rows(django_user_model):
     """A user with a token who owns a piquet match with one hand; a few players exist too."""
