@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions as drf
@@ -37,6 +37,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             # A write by an anonymous caller that reached the service: same answer as DRF's.
             code, headers = status.HTTP_401_UNAUTHORIZED, {"WWW-Authenticate": "Token"}
         return Response(exc.to_dict(), status=code, headers=headers)
+    if isinstance(exc, RequestDataTooBig):  # over DATA_UPLOAD_MAX_MEMORY_SIZE (Django's check)
+        body = {"code": "body_too_large", "message": "the request body is too large", "field": ""}
+        return Response(body, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, Http404):
         exc = drf.NotFound()
     elif isinstance(exc, PermissionDenied):

@@ -161,3 +161,12 @@ def test_a_search_with_a_nul_character_is_not_an_error(anon, make_players):
     make_players("Ada")
 
     assert anon.get("/api/v1/players", {"search": "A\x00"}).json()["count"] == 1
+
+
+def test_a_body_over_the_upload_limit_is_a_413(ann, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    body = '{"name": "' + "a" * 1000 + '"}'
+
+    response = ann.generic("POST", "/api/v1/players", body, content_type="application/json")
+
+    assert_error(response, 413, "body_too_large")
