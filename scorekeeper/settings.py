@@ -167,7 +167,20 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Scorekeeper API",
-    "DESCRIPTION": "Checks and records the scores of card games played at a real table.",
+    "DESCRIPTION": (
+        "Checks and records the scores of card games played at a real table.\n\n"
+        "**Sign in**: `POST /api/v1/auth/token` with a username and password, then send "
+        "`Authorization: Token <key>`. Anyone may read; signed-in users add players and start "
+        "matches; only a match's scorers record, correct, void or reopen it.\n\n"
+        "**Versions**: writes to a match take the version last seen (`version` in the body or "
+        '`If-Match: "3"`) and answer with the new one (`version`, `ETag`); a stale one is a 409 '
+        "`version_conflict` saying what is current.\n\n"
+        "**Retries**: send an `Idempotency-Key` (a fresh UUID per request) on every POST; a retry "
+        "with the same key and body gets the original answer and writes nothing; the same key "
+        "with another request is a 422.\n\n"
+        "**Errors**: every 4xx has the `Error` body: `code` (stable), `message`, `field` (path into "
+        "the request), and for rule rejections `errors`, `mismatches` and the engine's `evaluation`."
+    ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
