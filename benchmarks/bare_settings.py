@@ -6,4 +6,4 @@ from scorekeeper.settings import *  # noqa: F403
 
 ROOT_URLCONF = "benchmarks.bareview"
 # Production mode without collectstatic: no static files are served in the benchmark.
-warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
+warnings.filterwarnings("ignore", message="No directory at")
