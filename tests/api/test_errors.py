@@ -170,3 +170,15 @@ def test_a_body_over_the_upload_limit_is_a_413(ann, settings):
     response = ann.generic("POST", "/api/v1/players", body, content_type="application/json")
 
     assert_error(response, 413, "body_too_large")
+
+
+def test_ids_beyond_the_database_range_are_404s(ann, tally_match):
+    big = 10**30
+    m = f"/api/v1/matches/{tally_match.pk}"
+    body = {"record": {}, "version": 0, "reason": "x", "username": "ann"}
+
+    posts = [f"/api/v1/matches/{big}/hands", f"{m}/hands/{big}/corrections", f"/api/v1/matches/{big}/void"]
+    for url in posts:
+        assert_error(ann.post(url, body, format="json"), 404)
+    for url in [f"{m}/hands/{big}", f"{m}/hands/{big}/history", f"/api/v1/players/{big}"]:
+        assert_error(ann.get(url), 404)
