@@ -62,6 +62,7 @@ local limit = %(limit)d
 local body = %(body)s
 local token = %(token)s
 local idempotency = %(idempotency)s
+local nonce = %(nonce)s
 local threads = {}
 -- Globals, so that done() can read them from each thread (thread:get).
 sent, answered, failed, first_error = 0, 0, 0, ""
@@ -75,7 +76,7 @@ function request()
     local path = paths[((sent - 1) %% #paths) + 1]
     local headers = {["Content-Type"] = "application/json"}
     if token ~= "" then headers["Authorization"] = "Token " .. token end
-    if idempotency then headers["Idempotency-Key"] = "bench-" .. sent end
+    if idempotency then headers["Idempotency-Key"] = nonce .. "-" .. sent end
     return wrk.format("POST", path, headers, body)
 end
 
@@ -259,6 +260,7 @@ def run_wrk(base: str, paths: list[str], body: dict, token: str, args, limit: in
         "body": lua_string(json.dumps(body, ensure_ascii=True)),
         "token": lua_string(token),
         "idempotency": "true" if args.idempotency and token else "false",
+        "nonce": lua_string(secrets.token_hex(8)),
     }
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(script)
@@ -294,6 +296,7 @@ def run_python(base: str, paths: list[str], body: dict, token: str, args, limit:
     data = json.dumps(body).encode()
     host = urlparse(base)
     lock, counter, latencies, failed, errors = threading.Lock(), [0], [], [0], []
+    nonce = secrets.token_hex(8)
     deadline = time.monotonic() + args.duration
 
     def worker():
@@ -308,7 +311,7 @@ def run_python(base: str, paths: list[str], body: dict, token: str, args, limit:
             if token:
                 headers["Authorization"] = f"Token {token}"
             if args.idempotency and token:
-                headers["Idempotency-Key"] = f"bench-{i}"
+                headers["Idempotency-Key"] = f"{nonce}-{i}"
             start = time.perf_counter()
             conn.request("POST", paths[i % len(paths)], data, headers)
             response = conn.getresponse()
