@@ -433,3 +433,10 @@ def test_an_import_retried_with_its_idempotency_key_stores_one_match(scorer, tal
     assert (first.status_code, again.status_code, other.status_code) == (201, 201, 422)
     assert again.json() == first.json() and again["Idempotent-Replayed"] == "true"
     assert Match.objects.count() == 1 and Hand.objects.count() == 2
+
+
+def test_an_id_beyond_the_database_range_is_a_404(api):
+    response = api.get(f"/api/v1/matches/{10**30}/export.csv")
+
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
