@@ -46,8 +46,17 @@ class ScoreSheetCSVRenderer(BaseRenderer):
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
         out = io.StringIO()
-        csv.writer(out, lineterminator="\r\n").writerows(exchange.match_export_rows(data))
+        rows = ([_inert(cell) for cell in row] for row in exchange.match_export_rows(data))
+        csv.writer(out, lineterminator="\r\n").writerows(rows)
         return out.getvalue().encode(self.charset)
+
+
+def _inert(cell):
+    """A text cell that a spreadsheet would run as a formula (a player named "=HYPERLINK(…)")
+    is written with a leading apostrophe; numbers are left alone."""
+    if isinstance(cell, str) and cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + cell
+    return cell
 
 
 # -- the document ----------------------------------------------------------------------

@@ -440,3 +440,15 @@ def test_an_id_beyond_the_database_range_is_a_404(api):
 
     assert response.status_code == 404
     assert response.json()["code"] == "not_found"
+
+
+def test_a_name_that_a_spreadsheet_would_run_is_written_inert(api, tally, user):
+    players = [player_create(name="=HYPERLINK(\"http://x\")"), player_create(name="Bea")]
+    match = match_create(game="tally", players=players, by=user)
+    hand_record(match=match, record=hand([3, -1]), by=user)
+
+    rows = list(csv.reader(io.StringIO(export(api, match.pk, "csv").content.decode())))
+
+    assert rows[0][2] == "declared =HYPERLINK(\"http://x\")"  # inside the header text: harmless
+    assert rows[1][1] == "'=HYPERLINK(\"http://x\")"  # the dealer cell starts with "="
+    assert rows[1][3] == "-1"  # numbers stay numbers
