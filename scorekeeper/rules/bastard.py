@@ -189,7 +189,8 @@ class Bastard(Ruleset):
             pass_count = f.integer(pass_count, "pass_count", minimum=0)
         tricks = self._read_tricks(f, f.get(record, "tricks"))
         specials = self._read_specials(f, f.get(record, "specials"))
-        declared = self._read_declared(f, f.get(record, "declared"))
+        declared = f.get(record, "declared")
+        declared = None if declared is MISSING else f.integers(declared, "declared")
         if tricks is not None and specials is not None:
             for p in range(n):
                 k = len(specials[p])
@@ -319,15 +320,6 @@ class Bastard(Ruleset):
                     f"{', '.join(missing)} must be in some player's tricks (each special card is taken once)")
             return None
         return out
-
-    def _read_declared(self, f: Fields, value: Any) -> list[int] | None:
-        if value is MISSING:
-            return None
-        items = f.per_seat(value, "declared")
-        if items is None:
-            return None
-        out = [f.integer(item, join("declared", p)) for p, item in enumerate(items)]
-        return None if None in out else out
 
     # -- warnings ----------------------------------------------------------------
     def _warn(self, ev: Evaluation, state: dict[str, Any], dealer: int, pass_count: Any) -> None:

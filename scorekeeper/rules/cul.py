@@ -272,10 +272,13 @@ class Cul(Ruleset):
         if raw["first_leader"] is not MISSING:
             first_leader = f.seat(raw["first_leader"], "first_leader")
         bets = self._read_bets(f, raw["bets"])
-        points = self._read_per_seat_ints(f, raw["points"], "points", MIN_POINTS, MAX_POINTS,
-                                          "points_out_of_range")
-        declared = self._read_per_seat_ints(f, raw["declared_banks"], "declared_banks", 0, None,
-                                            "field_invalid")
+        points = None
+        if raw["points"] is not MISSING:
+            points = f.integers(raw["points"], "points", minimum=MIN_POINTS, maximum=MAX_POINTS,
+                                code="points_out_of_range")
+        declared = None
+        if raw["declared_banks"] is not MISSING:
+            declared = f.integers(raw["declared_banks"], "declared_banks", minimum=0)
         captured = self._read_captured(f, raw["captured"])
         bonuses = self._read_bonuses(f, raw["bonuses"])
         if captured is not None and points is not None:
@@ -351,23 +354,6 @@ class Cul(Ruleset):
             return None
         bets = [f.choice(bet, f"bets[{p}]", BETS, code="bet_invalid") for p, bet in enumerate(items)]
         return None if None in bets else bets
-
-    def _read_per_seat_ints(self, f: Fields, value: Any, path: str, minimum: int, maximum: int | None,
-                            range_code: str) -> list[int] | None:
-        if value is MISSING:
-            return None
-        items = f.per_seat(value, path)
-        if items is None:
-            return None
-        out = []
-        for p, item in enumerate(items):
-            where = join(path, p)
-            if not is_int(item):
-                f.error("field_invalid", where, f"{where} must be an integer, not {describe(item)}")
-                out.append(None)
-            else:
-                out.append(f.integer(item, where, minimum=minimum, maximum=maximum, code=range_code))
-        return None if None in out else out
 
     def _read_captured(self, f: Fields, value: Any) -> list[list[Card] | None] | None:
         if value is MISSING:

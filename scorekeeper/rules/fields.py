@@ -66,8 +66,10 @@ class Fields:
         maximum: int | None = None,
         code: str = "field_invalid",
     ) -> int | None:
+        """An integer within the bounds; ``code`` is the game's code for one outside them
+        (a non-integer is always ``field_invalid``, spec 1.7)."""
         if not is_int(value):
-            self.error(code, path, f"{path} must be an integer, not {describe(value)}")
+            self.error("field_invalid", path, f"{path} must be an integer, not {describe(value)}")
             return None
         if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
             bounds = f"{'' if minimum is None else minimum}…{'' if maximum is None else maximum}"
@@ -112,6 +114,25 @@ class Fields:
             self.error("array_length", path, f"{path} must have {self.seats} entries, not {len(items)}")
             return None
         return items
+
+    def integers(
+        self,
+        value: Any,
+        path: str,
+        *,
+        minimum: int | None = None,
+        maximum: int | None = None,
+        code: str = "field_invalid",
+    ) -> list[int] | None:
+        """One integer per seat, each read as by ``integer``; every bad entry is reported."""
+        items = self.per_seat(value, path)
+        if items is None:
+            return None
+        out = [
+            self.integer(item, join(path, i), minimum=minimum, maximum=maximum, code=code)
+            for i, item in enumerate(items)
+        ]
+        return None if None in out else out
 
     # -- cards -----------------------------------------------------------
     def card(self, value: Any, path: str, pack: frozenset[Card]) -> Card | None:
