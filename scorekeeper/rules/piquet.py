@@ -1273,7 +1273,8 @@ class TwoHandPiquet(Ruleset):
         if summary is not None and (has_tricks or record.get("trick_cards") is not None):
             other = "tricks" if has_tricks else "trick_cards"
             ev.error("play_conflict", "play", f"give the play either as a summary or as {other}, not both")
-        declared = self._read_declared(record, f)
+        declared = f.get(record, "declared")
+        declared = None if declared is MISSING else f.integers(declared, "declared")
         card_level = any(record.get(k) is not None for k in CARD_LEVEL_FIELDS)
         if decl is not None and dealer is not None and card_level:
             from_cards = _card_level(record, ev, elder=1 - dealer, sets_exclude_aces=o.sets_exclude_aces)
@@ -1313,16 +1314,6 @@ class TwoHandPiquet(Ruleset):
         ev.state_after = after
         ev.match_over = result is not None
         ev.result = result
-
-    def _read_declared(self, record: dict, f: Fields) -> Any:
-        raw = f.get(record, "declared")
-        if raw is MISSING:
-            return None
-        items = f.per_seat(raw, "declared")
-        if items is None:
-            return None
-        ok = all(f.integer(v, join("declared", i)) is not None for i, v in enumerate(items))
-        return items if ok else None
 
     def _reckon_summary(self, ev, params, elder, decl, summary, before, target) -> Reckoning | None:
         winners = summary_winners(params, elder, decl, summary)
