@@ -29,6 +29,7 @@ from .cards import PIQUET_PACK, parse_rank  # noqa: F401  (PIQUET_PACK re-export
 from .errors import CardInvalid
 from .fields import MISSING, Fields, describe, is_int, join
 from .options import GameOptions, option
+from .piquet_cards import check_card_level
 from .result import Evaluation, Line, competition_ranking
 from .ruleset import Ruleset, register
 
@@ -1277,7 +1278,7 @@ class TwoHandPiquet(Ruleset):
         declared = None if declared is MISSING else f.integers(declared, "declared")
         card_level = any(record.get(k) is not None for k in CARD_LEVEL_FIELDS)
         if decl is not None and dealer is not None and card_level:
-            from_cards = _card_level(record, ev, elder=1 - dealer, sets_exclude_aces=o.sets_exclude_aces)
+            from_cards = check_card_level(record, ev, elder=1 - dealer, sets_exclude_aces=o.sets_exclude_aces)
             if from_cards is not None and record.get("trick_cards") is not None:
                 winners = tuple(from_cards)
         if ev.errors:
@@ -1338,15 +1339,6 @@ class TwoHandPiquet(Ruleset):
 
 #: Stop steps whose place in the deal a summary does not hide: the hand phase and the cards.
 _NOT_IN_PLAY = frozenset(("carte_blanche", "point", "sequences", "sets", "as play begins", "the cards"))
-
-
-def _card_level(record: dict, ev: Evaluation, *, elder: int, sets_exclude_aces: bool):
-    """Spec 2.6, delegated to ``piquet_cards`` (absent: no card-level checks)."""
-    try:
-        from .piquet_cards import check_card_level
-    except ImportError:  # pragma: no cover - the module ships with the package
-        return None
-    return check_card_level(record, ev, elder=elder, sets_exclude_aces=sets_exclude_aces)
 
 
 def _rubicon_result(totals: list[int], rubicon: int) -> dict[str, Any]:
