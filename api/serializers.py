@@ -338,6 +338,36 @@ class HandSerializer(serializers.ModelSerializer):
         return hand.version - 1 if hand.supersedes_id else None
 
 
+_DATETIME = serializers.DateTimeField()
+
+
+def hand_data(hand: Hand) -> dict:
+    """``HandSerializer(hand).data`` as a plain dict, for a hand the services just wrote.
+
+    Recording a hand answers with it, and building a ModelSerializer's fields for every
+    recording cost more than the rules engine and the SQL together. The hand's
+    ``evaluation`` is the engine's ``to_dict()``, already in ``EvaluationSerializer``'s
+    shape. tests/api/test_hands.py checks that both give the same body.
+    """
+    return {
+        "number": hand.number,
+        "version": hand.version,
+        "status": str(hand.status),
+        "dealer": hand.dealer,
+        "record": hand.record,
+        "declared": hand.declared,
+        "computed": hand.computed,
+        "running": running_values(hand.state_after),
+        "state_after": hand.state_after,
+        "accepted_declared": hand.accepted_declared,
+        "reason": hand.reason,
+        "supersedes": hand.version - 1 if hand.supersedes_id else None,
+        "recorded_by": hand.recorded_by.get_username() if hand.recorded_by else None,
+        "recorded_at": _DATETIME.to_representation(hand.recorded_at),
+        "evaluation": hand.evaluation,
+    }
+
+
 class HandCreateSerializer(serializers.Serializer):
     record = serializers.JSONField(help_text="the hand record (see the game's record_schema)")
     version = VersionField()

@@ -46,6 +46,7 @@ from .serializers import (
     ScorerAddSerializer,
     ScoreRequestSerializer,
     ScorersSerializer,
+    hand_data,
 )
 
 #: An If-Match value: the match version, optionally quoted or weak (``"3"``, ``W/"3"``).
@@ -366,7 +367,7 @@ class MatchReopen(_MatchStatusChange):
 def _written(hand, *, reevaluated: list[int] | None = None) -> dict:
     match = hand.match
     body = {
-        "hand": HandSerializer(hand).data,
+        "hand": hand_data(hand),
         "evaluation": hand.evaluation,
         "match": {
             "id": match.pk,

@@ -2,8 +2,8 @@
 
 History is append-only: a correction inserts a new Hand version and flips the old row's
 status to ``superseded`` (the only change ever made to a hand row); nothing is deleted.
-The Match row caches what is derived from its current hands (state, status, result) and
-carries ``version`` for optimistic concurrency. Writes go through ``services``.
+The Match row caches what is derived from its current hands (state, status, result,
+hand_count) and carries ``version`` for optimistic concurrency. Writes go through ``services``.
 """
 
 from __future__ import annotations
@@ -62,6 +62,9 @@ class Match(models.Model):
     state = models.JSONField(null=True, blank=True)
     #: The game's match result once the match is over (spec 1.5 ``result``).
     result = models.JSONField(null=True, blank=True)
+    #: How many current hands the match has: the number of the next hand is one more. Kept
+    #: by the services on the row they lock, so that a write reads it with the lock.
+    hand_count = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -21,10 +21,13 @@ Nothing is rejected or deleted by the replay; the scorers see the flags and corr
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, Func, OuterRef, Subquery
 
 from scorekeeper.rules import OptionsInvalid, UnknownGame, find_ruleset
 from scorekeeper.rules.fields import is_int
@@ -110,7 +113,7 @@ def match_create(
 
 def match_scorer_add(*, match: Match | int, user, by) -> Match:
     with transaction.atomic():
-        match = _lock(match)
+        match = _lock(match, by=by)
         _require_scorer(match, by)
         match.scorers.add(user)
         _audit(by, AuditEntry.Action.SCORER_ADD, match=match, payload={"user": user.pk})
@@ -121,7 +124,7 @@ def match_void(*, match: Match | int, by, reason: str, version: int | None = Non
     """Set a match aside (abandoned, recorded by mistake): it keeps its hands but takes no more."""
     reason = _required_reason(reason)
     with transaction.atomic():
-        match = _lock(match)
+        match = _lock(match, by=by)
         _require_scorer(match, by)
         _require_version(match, version)
         if match.status == Match.Status.VOID:
@@ -139,7 +142,7 @@ def match_reopen(*, match: Match | int, by, reason: str, version: int | None = N
     """Undo a void: the status is derived from the state again (in progress or finished)."""
     reason = _required_reason(reason)
     with transaction.atomic():
-        match = _lock(match)
+        match = _lock(match, by=by)
         _require_scorer(match, by)
         _require_version(match, version)
         if match.status != Match.Status.VOID:
@@ -161,7 +164,7 @@ def match_recompute(*, match: Match | int, by=None) -> dict[str, int]:
     Idempotent: a second run changes nothing and leaves ``version`` alone.
     """
     with transaction.atomic():
-        match = _lock(match)
+        match = _lock(match, by=by)
         if by is not None:
             _require_scorer(match, by)
         game = _ruleset(match)
@@ -193,7 +196,7 @@ def hand_record(
     """
     reason = (reason or "").strip()
     with transaction.atomic():
-        match = _lock(match)
+        match = _lock(match, by=by)
         _require_scorer(match, by)
         _require_version(match, version)
         if match.status == Match.Status.VOID:
@@ -202,10 +205,14 @@ def hand_record(
             raise errors.MatchOver("the match is over: no more hands can be recorded", result=match.result)
         game = _ruleset(match)
         ev = _accepted_evaluation(game, match.state, record, accept_declared, reason)
-        number = _current(match).count() + 1
         hand = Hand.objects.create(
-            match=match, number=number, recorded_by=by, reason=reason, **_hand_fields(record, ev, game.seats)
+            match=match,
+            number=match.hand_count + 1,
+            recorded_by=by,
+            reason=reason,
+            **_hand_fields(record, ev, game.seats),
         )
+        match.hand_count += 1
         _refresh(match, last=hand)
         _save(match)
         _audit(by, AuditEntry.Action.HAND_RECORD, match=match, hand=hand, payload=_hand_payload(hand))
@@ -229,7 +236,7 @@ def hand_correct(
     """
     reason = (reason or "").strip()
     with transaction.atomic():
-        match = _lock(match)
+        match = _lock(match, by=by)
         _require_scorer(match, by)
         _require_version(match, version)
         if match.status == Match.Status.VOID:
@@ -311,20 +318,40 @@ def idempotency_store(
 
 
 # -- internals -------------------------------------------------------------------------
-def _lock(match: Match | int) -> Match:
+def _lock(match: Match | int, *, by=None) -> Match:
+    """The match row, locked until the transaction ends, read in one statement with its
+    ``seat_count`` and, for a signed-in ``by``, ``is_scorer``.
+
+    The subqueries lock nothing and read the statement's snapshot: right for the seats (fixed
+    when the match is created) and the scorers (only ever added). What changes with each
+    write lives on the locked row itself (``version``, ``hand_count``, ``state``), so a write
+    that waited for the lock reads it as the previous one committed it.
+    """
     pk = match.pk if isinstance(match, Match) else match
+    matches = Match.objects.select_for_update(of=("self",)).annotate(
+        seat_count=_count(Seat.objects.filter(match=OuterRef("pk")))
+    )
+    if getattr(by, "is_authenticated", False):
+        scorer = Match.scorers.through.objects.filter(match=OuterRef("pk"), user=by.pk)
+        matches = matches.annotate(is_scorer=Exists(scorer))
     try:
-        return Match.objects.select_for_update().get(pk=pk)
+        return matches.get(pk=pk)
     except Match.DoesNotExist:
         raise errors.NotFound(f"no match {pk}", field="match", code="match_not_found") from None
 
 
+def _count(queryset) -> Subquery:
+    """A subquery counting the rows of ``queryset``: ``(SELECT COUNT(*) …)``, 0 when there are none."""
+    return Subquery(queryset.order_by().annotate(n=Func("pk", function="COUNT")).values("n"))
+
+
 def _require_scorer(match: Match, by) -> None:
+    """``match`` comes from ``_lock(match, by=by)``, which read whether ``by`` is a scorer."""
     if by is None:
         return
     if not getattr(by, "is_authenticated", False):
         raise errors.NotAllowed("sign in to write to a match", code="not_authenticated")
-    if by.is_superuser or match.scorers.filter(pk=by.pk).exists():
+    if by.is_superuser or match.is_scorer:
         return
     raise errors.NotAllowed("only the match's scorers may record, correct or void it")
 
@@ -338,7 +365,7 @@ def _require_version(match: Match, version: int | None) -> None:
         f"the match is at version {match.version}, not {version}: reload it and try again",
         field="version",
         current_version=match.version,
-        hand_count=_current(match).count(),
+        hand_count=match.hand_count,
         status=match.status,
         last_hand=_hand_summary(last) if last else None,
     )
@@ -397,7 +424,17 @@ def _teams(game: str, seats: int, teams: Sequence[int] | None) -> list[int | Non
 
 
 def _ruleset(match: Match):
-    return find_ruleset(match.game).create(match.preset, match.options, match.seats.count())
+    """The match's ruleset; ``match`` comes from ``_lock``, which read its ``seat_count``."""
+    # Canonical JSON, so that equal options share one cache entry whatever their key order.
+    options = json.dumps(match.options, sort_keys=True, separators=(",", ":"))
+    return _ruleset_for(find_ruleset(match.game), match.preset, options, match.seat_count)
+
+
+@functools.lru_cache(maxsize=256)
+def _ruleset_for(ruleset_class, preset: str, options: str, seats: int):
+    """Rulesets are immutable once created and resolving the options takes a while: one per
+    game, preset, options and seat count serves every write of every match played so."""
+    return ruleset_class.create(preset, json.loads(options), seats)
 
 
 def _accepted_evaluation(game, state, record, accept_declared: bool, reason: str):
@@ -515,7 +552,7 @@ def _status_for(state: dict | None) -> str:
 
 def _save(match: Match) -> None:
     match.version += 1
-    match.save(update_fields=["state", "result", "status", "version", "updated_at"])
+    match.save(update_fields=["state", "result", "status", "version", "hand_count", "updated_at"])
 
 
 def _hand_payload(hand: Hand) -> dict[str, Any]:
