@@ -249,20 +249,42 @@ def parse_declarations(
     return Declarations(blanche, point, sequences, sets)
 
 
-def _parse_point(f: Fields, raw: Any, rules: DeclarationRules, finished: frozenset[int]) -> Any:
-    if raw is None:
-        return None
-    if not isinstance(raw, dict):
-        f.error("field_invalid", "point", f"point must be an object or null, not {describe(raw)}")
-        return MISSING
-    ok = True
+def _category(f: Fields, raw: Any, key: str) -> Any:
+    """A category's object; ``None`` for null (nothing declared), ``MISSING`` after an error."""
+    if raw is None or isinstance(raw, dict):
+        return raw
+    f.error("field_invalid", key, f"{key} must be an object or null, not {describe(raw)}")
+    return MISSING
+
+
+def _scorer_or_equal(f: Fields, raw: dict, key: str, finished: frozenset[int]) -> Any:
+    """The point's or the sequences' scorer: a seat, ``None`` for equal, ``MISSING`` after an error."""
+    path = f"{key}.scorer"
     if "scorer" not in raw:
-        f.error("field_missing", "point.scorer", "point.scorer is required (null for equal)")
-        ok = False
-        scorer = None
-    else:
-        scorer = _scorer(f, raw["scorer"], "point.scorer", finished, nullable=True)
-        ok = ok and scorer is not MISSING
+        f.error("field_missing", path, f"{path} is required (null for equal)")
+        return MISSING
+    return _scorer(f, raw["scorer"], path, finished, nullable=True)
+
+
+def _entries(f: Fields, raw: dict, key: str, name: str) -> list | None:
+    """The list a category holds (``sequences.runs``, ``sets.sets``); ``None`` after an error."""
+    path = f"{key}.{name}"
+    items = raw.get(name)
+    if items is None:
+        f.error("field_missing", path, f"{path} is required")
+        return None
+    if not isinstance(items, list):
+        f.error("field_invalid", path, f"{path} must be a list, not {describe(items)}")
+        return None
+    return items
+
+
+def _parse_point(f: Fields, raw: Any, rules: DeclarationRules, finished: frozenset[int]) -> Any:
+    raw = _category(f, raw, "point")
+    if raw is None or raw is MISSING:
+        return raw
+    scorer = _scorer_or_equal(f, raw, "point", finished)
+    ok = scorer is not MISSING
     cards = raw.get("cards")
     pips = raw.get("pips")
     for key, value in (("cards", cards), ("pips", pips)):
@@ -285,25 +307,13 @@ def _parse_point(f: Fields, raw: Any, rules: DeclarationRules, finished: frozens
 
 
 def _parse_sequences(f: Fields, raw: Any, rules: DeclarationRules, finished: frozenset[int]) -> Any:
-    if raw is None:
-        return None
-    if not isinstance(raw, dict):
-        f.error("field_invalid", "sequences", f"sequences must be an object or null, not {describe(raw)}")
-        return MISSING
-    ok = True
-    if "scorer" not in raw:
-        f.error("field_missing", "sequences.scorer", "sequences.scorer is required (null for equal)")
-        ok = False
-        scorer = None
-    else:
-        scorer = _scorer(f, raw["scorer"], "sequences.scorer", finished, nullable=True)
-        ok = ok and scorer is not MISSING
-    runs_raw = raw.get("runs")
+    raw = _category(f, raw, "sequences")
+    if raw is None or raw is MISSING:
+        return raw
+    scorer = _scorer_or_equal(f, raw, "sequences", finished)
+    ok = scorer is not MISSING
+    runs_raw = _entries(f, raw, "sequences", "runs")
     if runs_raw is None:
-        f.error("field_missing", "sequences.runs", "sequences.runs is required")
-        return MISSING
-    if not isinstance(runs_raw, list):
-        f.error("field_invalid", "sequences.runs", f"sequences.runs must be a list, not {describe(runs_raw)}")
         return MISSING
     runs = []
     for i, item in enumerate(runs_raw):
@@ -358,11 +368,9 @@ def _parse_run(f: Fields, item: Any, path: str) -> Run | None:
 
 
 def _parse_sets(f: Fields, raw: Any, rules: DeclarationRules, finished: frozenset[int]) -> Any:
-    if raw is None:
-        return None
-    if not isinstance(raw, dict):
-        f.error("field_invalid", "sets", f"sets must be an object or null, not {describe(raw)}")
-        return MISSING
+    raw = _category(f, raw, "sets")
+    if raw is None or raw is MISSING:
+        return raw
     ok = True
     if "scorer" not in raw:
         f.error("field_missing", "sets.scorer", "sets.scorer is required")
@@ -375,12 +383,8 @@ def _parse_sets(f: Fields, raw: Any, rules: DeclarationRules, finished: frozense
     else:
         scorer = _scorer(f, raw["scorer"], "sets.scorer", finished, nullable=False)
         ok = ok and scorer is not MISSING
-    items = raw.get("sets")
+    items = _entries(f, raw, "sets", "sets")
     if items is None:
-        f.error("field_missing", "sets.sets", "sets.sets is required")
-        return MISSING
-    if not isinstance(items, list):
-        f.error("field_invalid", "sets.sets", f"sets.sets must be a list, not {describe(items)}")
         return MISSING
     allowed = SET_RANKS_NO_ACES if rules.sets_exclude_aces else SET_RANKS
     melds: list[Meld] = []
