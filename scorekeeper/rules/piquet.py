@@ -1360,37 +1360,35 @@ def _rubicon_result(totals: list[int], rubicon: int) -> dict[str, Any]:
             "rubiconed": rubiconed, "points_won": points, "settlement": settlement}
 
 
-def _partie_problems(state: dict, deals: int) -> list[str]:
+def _partie_over(state: dict, deals: int) -> bool:
+    """After ``deals`` deals the partie ends unless tied; a tie plays two more deals (Law 71).
+    After the tie's first extra deal the totals may differ: only deal ``deals + 2`` decides."""
     played, totals = state["deals_played"], state["totals"]
-    # After the tie's first extra deal the totals may differ: only deal ``deals + 2`` decides.
-    if played >= deals + 2 or (played == deals and totals[0] != totals[1]):
-        return [f"after {played} deals with totals {totals} the partie is over"]
-    return []
+    return played >= deals + 2 or (played == deals and totals[0] != totals[1])
 
 
-def _partie_end(after: dict, deals: int, rubicon: int) -> dict | None:
-    """After ``deals`` deals the partie ends unless tied; a tie plays two more deals (Law 71)."""
-    played = after["deals_played"]
-    totals = after["totals"]
-    if (played == deals and totals[0] != totals[1]) or played >= deals + 2:
-        return _rubicon_result(totals, rubicon)
-    return None
+class RubiconPartie(TwoHandPiquet):
+    """A partie of ``options.deals`` deals settled by the Rubicon rule (spec 3, 5)."""
+
+    def _match_end(self, after, reckoning, disputed):
+        if _partie_over(after, self.options.deals):
+            return _rubicon_result(after["totals"], self.options.rubicon)
+        return None
+
+    def _unfinished_problems(self, state):
+        if _partie_over(state, self.options.deals):
+            return [f"after {state['deals_played']} deals with totals {state['totals']} the partie is over"]
+        return []
 
 
 @register
-class Piquet(TwoHandPiquet):
+class Piquet(RubiconPartie):
     """Rubicon piquet: a partie of six deals (spec 3)."""
 
     key = "piquet"
     title = "Piquet (Rubicon, six-deal partie)"
     Options = PiquetOptions
     record_schema = _two_hand_schema()
-
-    def _match_end(self, after, reckoning, disputed):
-        return _partie_end(after, self.options.deals, self.options.rubicon)
-
-    def _unfinished_problems(self, state):
-        return _partie_problems(state, self.options.deals)
 
 
 @register
@@ -1435,7 +1433,7 @@ class PiquetAuCent(TwoHandPiquet):
 
 
 @register
-class PiquetAuction(TwoHandPiquet):
+class PiquetAuction(RubiconPartie):
     """Auction piquet: a contract to win or to lose tricks (spec 5)."""
 
     key = "piquet-auction"
@@ -1503,9 +1501,3 @@ class PiquetAuction(TwoHandPiquet):
             reckoning.points[1 - d] += points
             note = f"{what}: only {made} tricks {doing}"
             reckoning.lines.append([1 - d, "contract_defeated", points, note])
-
-    def _match_end(self, after, reckoning, disputed):
-        return _partie_end(after, self.options.deals, self.options.rubicon)
-
-    def _unfinished_problems(self, state):
-        return _partie_problems(state, self.options.deals)
