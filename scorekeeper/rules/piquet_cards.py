@@ -177,10 +177,6 @@ def mask_cards(mask: int) -> list[str]:
 
 
 def _read_card(raw: object, path: str, ev: Evaluation) -> int | None:
-    if isinstance(raw, str):
-        index = _CARD_LOOKUP.get(raw)
-        if index is not None:
-            return index
     try:
         return parse_card(raw)
     except CardInvalid as exc:
