@@ -131,11 +131,9 @@ def test_the_catalog_lists_every_option_with_its_effect():
 # -- record schema -----------------------------------------------------------
 
 
-def test_the_record_schema_is_a_valid_draft_2020_12_schema():
-    jsonschema.Draft202012Validator.check_schema(Bank.record_schema)
-
-
 def test_every_conformance_record_fits_the_record_schema():
+    # Rejected records included: bank's are wrong only in ways a schema cannot see (test_conformance.py
+    # checks the accepted records of every game).
     validator = jsonschema.Draft202012Validator(Bank.record_schema)
     for case in load_cases("bank"):
         for record in case.get("hands") or [case["hand"]]:

@@ -1,4 +1,4 @@
-"""piquet-normand (spec 7): the conformance cases, then the two phases, disputes and bad input."""
+"""piquet-normand (spec 7): the two phases, disputes and bad input (conformance: test_conformance.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import pytest
 
 from scorekeeper.rules import OptionsInvalid, find_ruleset
 
-from .check_case import run_case
-from .conformance import case_params, load_cases
+from .conformance import load_cases
 
 CASES = {case["id"]: case for case in load_cases("piquet-normand")}
 PHASE_TWO = {"deals_played": 6, "totals": [100, 70, 55], "last_dealer": 0, "finished": [0], "over": False}
@@ -27,11 +26,6 @@ def hand(case_id: str = "pique-60", **changes) -> dict:
 
 def problems(ev) -> set[tuple[str, str]]:
     return {(p.code, p.path) for p in ev.errors}
-
-
-@pytest.mark.parametrize("case", case_params("piquet-normand"))
-def test_conformance(case):
-    run_case(case)
 
 
 # -- the ruleset -------------------------------------------------------------------------
@@ -271,15 +265,3 @@ def test_it_refuses_a_hand_after_the_match_is_over():
 def test_it_refuses_four_seats():
     ev = find_ruleset("piquet-normand").create("classic", {}, 4).evaluate(None, hand())
     assert problems(ev) == {("seat_count", "seats")}
-
-
-def test_the_record_schema_is_valid_and_accepts_every_conformance_record():
-    import jsonschema
-    schema = find_ruleset("piquet-normand").record_schema
-    jsonschema.Draft202012Validator.check_schema(schema)
-    validator = jsonschema.Draft202012Validator(schema)
-    for case in CASES.values():
-        for record in case.get("hands", [case.get("hand")]):
-            if case.get("expect", {}).get("errors"):
-                continue
-            assert not list(validator.iter_errors(record)), case["id"]
