@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from .json_strategies import arbitrary_json, json_scalars
+
 RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
 PIPS = {2: (15, 21), 3: (24, 31), 4: (34, 41), 5: (44, 51), 6: (54, 60), 7: (64, 68), 8: (75, 75)}
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 20) | st.floats(allow_nan=True) | st.text(max_size=4),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=12), inner, max_size=5),
-    max_leaves=20,
+json_values = arbitrary_json(
+    json_scalars(-5, 20, text_size=4, allow_nan=True), max_size=5, key_size=12, max_leaves=20
 )
 
 

@@ -12,6 +12,8 @@ from scorekeeper.rules import find_ruleset
 from scorekeeper.rules.bank import FLAGS, PACK_POINTS, card_points
 from scorekeeper.rules.cards import SHORT_PACK, Card
 
+from .json_strategies import arbitrary_json
+
 Bank = find_ruleset("bank")
 SORTED_PACK = sorted(map(str, SHORT_PACK))
 def card_points_of(text: str) -> int:
@@ -20,14 +22,7 @@ def card_points_of(text: str) -> int:
 
 FAST = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-json_scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.floats(allow_nan=False), st.text(max_size=6)
-)
-json_values = st.recursive(
-    json_scalars,
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=12), inner, max_size=5),
-    max_leaves=16,
-)
+json_values = arbitrary_json(max_size=5, key_size=12, max_leaves=16)
 
 scoring_options = st.fixed_dictionaries(
     {

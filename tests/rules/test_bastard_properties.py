@@ -9,18 +9,13 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import find_ruleset
 
+from .json_strategies import arbitrary_json
+
 Bastard = find_ruleset("bastard")
 JACKS = {"JS": 1, "JC": 2, "JD": 3, "JH": 4}
 SPECIALS = [*JACKS, "7D", "7C"]
 
-json_scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.floats(allow_nan=False), st.text(max_size=6)
-)
-json_values = st.recursive(
-    json_scalars,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-    max_leaves=12,
-)
+json_values = arbitrary_json()
 
 
 @st.composite

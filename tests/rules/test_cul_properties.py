@@ -13,17 +13,12 @@ from scorekeeper.rules import find_ruleset
 from scorekeeper.rules.cards import SHORT_PACK
 from scorekeeper.rules.cul import MAX_POINTS, MIN_POINTS, card_value, cul_rating
 
+from .json_strategies import arbitrary_json
+
 Cul = find_ruleset("cul")
 SORTED_PACK = sorted(SHORT_PACK, key=str)
 
-json_scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.floats(allow_nan=False), st.text(max_size=6)
-)
-json_values = st.recursive(
-    json_scalars,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-    max_leaves=12,
-)
+json_values = arbitrary_json()
 
 
 @st.composite

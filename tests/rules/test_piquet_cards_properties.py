@@ -29,6 +29,8 @@ from scorekeeper.rules.piquet_cards import (
 )
 from scorekeeper.rules.result import Evaluation
 
+from .json_strategies import arbitrary_json, json_scalars
+
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CARD_FIELDS = ("dealt", "hands", "trick_cards")
 CATEGORIES = ("carte_blanche", "point", "sequences", "sets")
@@ -148,15 +150,8 @@ def test_a_declaration_stronger_than_the_cards_is_unsupported(rng, dealer):
 
 
 def _json_values():
-    scalars = st.one_of(
-        st.none(), st.booleans(), st.integers(-3, 40), st.floats(allow_nan=False), st.text(max_size=4),
-        st.sampled_from([*CARD_NAMES, "10h", "t♥", " qs ", "6S", "1H"]),
-    )  # fmt: skip
-    return st.recursive(
-        scalars,
-        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
-        max_leaves=12,
-    )
+    cards = st.sampled_from([*CARD_NAMES, "10h", "t♥", " qs ", "6S", "1H"])
+    return arbitrary_json(json_scalars(-3, 40, text_size=4) | cards, key_size=3)
 
 
 @st.composite

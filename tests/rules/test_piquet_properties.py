@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from scorekeeper.rules import find_ruleset
 from scorekeeper.rules.piquet import PIP_RANGE, PIQUET_RANKS
 
+from .json_strategies import arbitrary_json, json_scalars
+
 FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 KEYS = ("piquet", "piquet-au-cent", "piquet-auction")
 SET_RANKS = ("A", "K", "Q", "J", "10")
@@ -76,11 +78,7 @@ def records(draw, *, contract=False):
     return record
 
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-20, 20) | st.floats(allow_nan=False) | st.text(max_size=4),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
-    max_leaves=12,
-)
+json_values = arbitrary_json(json_scalars(-20, 20, text_size=4), key_size=6)
 
 RECORD_KEYS = ("dealer", "carte_blanche", "point", "sequences", "sets", "tricks", "play", "declared",
                "contract", "dealt", "hands", "trick_cards")
