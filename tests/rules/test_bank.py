@@ -416,10 +416,8 @@ def test_a_tie_on_top_below_the_target_is_no_tie_break():
     assert ev.state_after["tiebreak_seats"] is None and not ev.match_over
 
 
-def _tie_break_state():
-    return state([254, 254, 212], parties=5, last_dealer=1, last_loser=2, tiebreak_seats=[0, 1])
-
-
+TIE_BREAK = state([254, 254, 212], parties=5, last_dealer=1, last_loser=2, tiebreak_seats=[0, 1])
+#: A valid tie-break party between seats 0 and 1 (seat 2 sits out).
 TIE_BREAK_PARTY = {
     "dealer": 0,
     "captured_points": [30, 40, 0],
@@ -431,7 +429,7 @@ TIE_BREAK_PARTY = {
 
 
 def test_only_the_tied_players_play_the_tie_break_party():
-    ev = game().evaluate(_tie_break_state(), TIE_BREAK_PARTY)
+    ev = game().evaluate(TIE_BREAK, TIE_BREAK_PARTY)
     assert ev.valid, ev.to_dict()
     assert ev.scores == [25, 60, 0]
     assert [line.seat for line in ev.breakdown if line.seat == 2] == []
@@ -440,27 +438,27 @@ def test_only_the_tied_players_play_the_tie_break_party():
 
 
 def test_a_non_participant_declaring_points_is_a_mismatch():
-    ev = game().evaluate(_tie_break_state(), TIE_BREAK_PARTY | {"declared": [25, 60, 5]})
+    ev = game().evaluate(TIE_BREAK, TIE_BREAK_PARTY | {"declared": [25, 60, 5]})
     assert [(m.seat, m.computed) for m in ev.mismatches] == [(2, 0)]
     assert "tie-break" in ev.mismatches[0].explanation
 
 
 def test_in_a_two_player_tie_break_the_only_loser_may_go_out_first_only_if_the_other_is_left():
-    ev = game().evaluate(_tie_break_state(), TIE_BREAK_PARTY | {"finish": [1, 2, None]})
+    ev = game().evaluate(TIE_BREAK, TIE_BREAK_PARTY | {"finish": [1, 2, None]})
     assert ("finish_all_out", "finish") in {(e.code, e.path) for e in ev.errors}
 
 
 def test_with_tiebreak_players_all_everybody_plays_the_tie_break():
     g = game(tiebreak_players="all")
     record = party(dealer=2, declared=[84, 51, 15])
-    ev = g.evaluate(_tie_break_state(), record)
+    ev = g.evaluate(TIE_BREAK, record)
     assert ev.valid, ev.to_dict()
     assert ev.result == {"placements": [1, 2, 3], "totals": [338, 305, 227], "winner": 0}
 
 
 def test_a_tie_break_that_ties_again_is_played_again():
     again = {"captured_points": [30, 10, 0], "left_cards": [["6C"], [], []], "declared": [30, 30, 0]}
-    ev = game().evaluate(_tie_break_state(), TIE_BREAK_PARTY | again)
+    ev = game().evaluate(TIE_BREAK, TIE_BREAK_PARTY | again)
     assert ev.valid, ev.to_dict()
     assert ev.state_after["totals"] == [284, 284, 212]
     assert ev.state_after["tiebreak_seats"] == [0, 1] and not ev.match_over

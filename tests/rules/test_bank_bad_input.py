@@ -6,18 +6,7 @@ import pytest
 
 from scorekeeper.rules import find_ruleset
 
-from .test_bank import B1, flags, game, party, state
-
-TIE_BREAK = state([254, 254, 212], parties=5, last_dealer=1, last_loser=2, tiebreak_seats=[0, 1])
-#: A valid tie-break party between seats 0 and 1 (seat 2 sits out).
-TIE_BREAK_PARTY = {
-    "dealer": 0,
-    "captured_points": [30, 40, 0],
-    "finish": [None, 1, None],
-    "finish_bonus": [None, flags(), None],
-    "left_cards": [["KC"], [], []],
-    "declared": [25, 60, 0],
-}
+from .test_bank import B1, TIE_BREAK, TIE_BREAK_PARTY, flags, game, party, state
 
 RECORD_CASES = [
     # (id, options, record, {(code, path), …})
