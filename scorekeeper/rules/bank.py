@@ -17,7 +17,7 @@ from .cards import SHORT_PACK, Card
 from .fields import MISSING, Fields, describe, is_int, join
 from .options import GameOptions, option
 from .result import Evaluation, competition_ranking
-from .ruleset import Ruleset, register
+from .ruleset import Ruleset, register, state_key_problems
 
 #: Card points (spec 9); 9 8 7 6 are worth nothing.
 CARD_POINTS = {"A": 12, "10": 10, "K": 5, "Q": 3, "J": 1}
@@ -353,13 +353,7 @@ class Bank(Ruleset):
 
     def state_problems(self, state: dict[str, Any]) -> list[str]:
         n = self.seats
-        problems = []
-        missing = [k for k in STATE_KEYS if k not in state]
-        extra = sorted(k for k in state if k not in STATE_KEYS)
-        if missing:
-            problems.append(f"missing {', '.join(missing)}")
-        if extra:
-            problems.append(f"unknown {', '.join(map(str, extra))}")
+        problems = state_key_problems(state, STATE_KEYS)
         if problems:
             return problems
         if not is_int(state["parties"]) or state["parties"] < 0:
@@ -370,7 +364,7 @@ class Bank(Ruleset):
         for key in ("last_dealer", "last_loser"):
             value = state[key]
             if value is not None and not (is_int(value) and 0 <= value < n):
-                problems.append(f"{key} must be null or a seat 0…{n - 1}")
+                problems.append(f"{key} must be a seat 0…{n - 1} or null")
         tied = state["tiebreak_seats"]
         if tied is not None and not (
             isinstance(tied, list)

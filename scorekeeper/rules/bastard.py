@@ -15,7 +15,7 @@ from .cards import Card
 from .fields import MISSING, Fields, describe, is_int, join
 from .options import GameOptions, option
 from .result import Evaluation, competition_ranking
-from .ruleset import Ruleset, register
+from .ruleset import Ruleset, register, state_key_problems
 
 JACK_PENALTY = {Card("J", "S"): 1, Card("J", "C"): 2, Card("J", "D"): 3, Card("J", "H"): 4}
 UGLY = Card("7", "D")
@@ -156,8 +156,7 @@ class Bastard(Ruleset):
 
     def state_problems(self, state: dict[str, Any]) -> list[str]:
         n = self.seats
-        problems = [f"{key} is missing" for key in STATE_KEYS if key not in state]
-        problems += [f"{key} is not a state field" for key in state if key not in STATE_KEYS]
+        problems = state_key_problems(state, STATE_KEYS)
         if problems:
             return problems
         played, totals, last, over = (state[k] for k in STATE_KEYS)

@@ -17,7 +17,7 @@ from .cards import SHORT_PACK, Card
 from .fields import MISSING, Fields, describe, is_int, join
 from .options import GameOptions, option
 from .result import Evaluation, competition_ranking
-from .ruleset import Ruleset, register
+from .ruleset import Ruleset, register, state_key_problems
 
 START_BANKS = 3
 LOSING_BANKS = 6
@@ -230,8 +230,7 @@ class Cul(Ruleset):
     # -- state -----------------------------------------------------------------
     def state_problems(self, state: dict[str, Any]) -> list[str]:
         n = self.seats
-        problems = [f"{key} is missing" for key in STATE_KEYS if key not in state]
-        problems += [f"{key} is not a state field" for key in state if key not in STATE_KEYS]
+        problems = state_key_problems(state, STATE_KEYS)
         if problems:
             return problems
         if not is_int(state["parties"]) or state["parties"] < 0:

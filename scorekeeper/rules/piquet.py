@@ -31,7 +31,7 @@ from .fields import MISSING, Fields, describe, is_int, join
 from .options import GameOptions, option
 from .piquet_cards import check_card_level
 from .result import Evaluation, Line, competition_ranking
-from .ruleset import Ruleset, register
+from .ruleset import Ruleset, register, state_key_problems
 
 # -- ranks and values (spec 2.1, 2.2) ---------------------------------------------------------
 
@@ -980,10 +980,8 @@ def initial_piquet_state(seats: int) -> dict[str, Any]:
 
 def piquet_state_problems(state: dict, seats: int, extra: tuple[str, ...] = ()) -> list[str]:
     """Why ``state`` is not a piquet-family state (spec 2.7); ``extra`` keys are the caller's."""
-    problems = []
-    for key in ("deals_played", "totals", "last_dealer", "over", *extra):
-        if key not in state:
-            problems.append(f"{key} is missing")
+    keys = ("deals_played", "totals", "last_dealer", "over", *extra)
+    problems = state_key_problems(state, keys, closed=False)
     if problems:
         return problems
     deals = state["deals_played"]

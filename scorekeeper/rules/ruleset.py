@@ -24,6 +24,14 @@ def find_ruleset(key: str) -> type[Ruleset]:
         raise UnknownGame(f"unknown game {key!r}; known: {', '.join(sorted(RULESETS))}") from None
 
 
+def state_key_problems(state: dict[str, Any], keys: tuple[str, ...], *, closed: bool = True) -> list[str]:
+    """The state's missing keys and, when ``closed``, its keys the game does not know."""
+    problems = [f"{key} is missing" for key in keys if key not in state]
+    if closed:
+        problems += [f"{key} is not a state field" for key in state if key not in keys]
+    return problems
+
+
 class Ruleset:
     """One game with resolved options and a seat count.
 
