@@ -1168,14 +1168,22 @@ def _two_hand_schema(extra_properties: dict | None = None, extra_required: tuple
     }
 
 
-_SETS_EXCLUDE_ACES_HELP = "aces form no trio or quatorze"
+# Options declared alike by several games of the family, here and in piquet_partners.
+def sets_exclude_aces_option() -> Any:
+    return option(False, seed=True, effect="scoring", help="aces form no trio or quatorze")
+
+
+def target_option() -> Any:
+    return option(100, effect="scoring", minimum=1, help="points for game")
+
+
 _CAPOT_HELP = "capot = 10 for the cards + 40 instead of 40 in all"
 _EXCHANGE_HELP = "who exchanges first"
 
 
 @dataclass(frozen=True)
 class PiquetOptions(GameOptions):
-    sets_exclude_aces: bool = option(False, seed=True, effect="scoring", help=_SETS_EXCLUDE_ACES_HELP)
+    sets_exclude_aces: bool = sets_exclude_aces_option()
     capot_additive: bool = option(False, seed=True, effect="scoring", help=_CAPOT_HELP)
     exchange_order: str = option(
         "elder_first", seed="dealer_first", effect="recorded", help=_EXCHANGE_HELP,
@@ -1187,13 +1195,13 @@ class PiquetOptions(GameOptions):
 
 @dataclass(frozen=True)
 class AuCentOptions(GameOptions):
-    sets_exclude_aces: bool = option(False, seed=True, effect="scoring", help=_SETS_EXCLUDE_ACES_HELP)
+    sets_exclude_aces: bool = sets_exclude_aces_option()
     capot_additive: bool = option(False, seed=True, effect="scoring", help=_CAPOT_HELP)
     exchange_order: str = option(
         "elder_first", seed="dealer_first", effect="recorded", help=_EXCHANGE_HELP,
         choices=("elder_first", "dealer_first"),
     )
-    target: int = option(100, effect="scoring", minimum=1, help="points for game")
+    target: int = target_option()
     finish_hand: bool = option(
         False, seed=True, effect="scoring",
         help="false: the game ends the moment a player reaches the target; "
@@ -1208,7 +1216,7 @@ class AuCentOptions(GameOptions):
 
 @dataclass(frozen=True)
 class AuctionOptions(GameOptions):
-    sets_exclude_aces: bool = option(False, seed=True, effect="scoring", help=_SETS_EXCLUDE_ACES_HELP)
+    sets_exclude_aces: bool = sets_exclude_aces_option()
     capot_additive: bool = option(False, seed=True, effect="scoring", help=_CAPOT_HELP)
     exchange: str = option(
         "allowed", seed="none", effect="recorded", choices=("allowed", "none"),

@@ -37,6 +37,8 @@ from .piquet import (
     reckon,
     reject_fields,
     report_short_play,
+    sets_exclude_aces_option,
+    target_option,
     voleur_params,
     warn_dealer_rotation,
 )
@@ -53,14 +55,6 @@ FIRST_LEADERS = ("dealer_right", "dealer_left")
 # -- options (spec 6, 7) ---------------------------------------------------------------------------
 
 
-def _sets_exclude_aces():
-    return option(False, seed=True, effect="scoring", help="aces form no trio or quatorze")
-
-
-def _target():
-    return option(100, effect="scoring", minimum=1, help="points for game")
-
-
 def _first_leader():
     return option(
         "dealer_right",
@@ -72,15 +66,15 @@ def _first_leader():
 
 @dataclass(frozen=True)
 class VoleurOptions(GameOptions):
-    sets_exclude_aces: bool = _sets_exclude_aces()
+    sets_exclude_aces: bool = sets_exclude_aces_option()
     capot_additive: bool = option(False, seed=True, effect="scoring", help="capot = 10 for the cards + 40")
-    target: int = _target()
+    target: int = target_option()
     first_leader: str = _first_leader()
 
 
 @dataclass(frozen=True)
 class NormandOptions(GameOptions):
-    sets_exclude_aces: bool = _sets_exclude_aces()
+    sets_exclude_aces: bool = sets_exclude_aces_option()
     capot_additive: bool = option(
         False, seed=True, effect="scoring", help="capot is added to the 10 for the cards (three hands: 30)"
     )
@@ -91,7 +85,7 @@ class NormandOptions(GameOptions):
         choices=(80, 90),
         help="a three-hand repique at 20 counts this total (bonus = total − 20)",
     )
-    target: int = _target()
+    target: int = target_option()
     first_leader: str = _first_leader()
 
 
