@@ -29,6 +29,7 @@ from .cards import PIQUET_PACK, parse_rank  # noqa: F401  (PIQUET_PACK re-export
 from .errors import CardInvalid
 from .fields import MISSING, Fields, describe, is_int, join
 from .options import GameOptions, option
+from .piquet_cards import RECORD_SCHEMA_PROPERTIES as CARD_LEVEL_SCHEMA
 from .piquet_cards import check_card_level
 from .result import Evaluation, Line, competition_ranking
 from .ruleset import Ruleset, register, state_key_problems
@@ -1144,19 +1145,12 @@ def declaration_schema(seats: int, *, blanche_list: bool = False) -> dict[str, d
 
 def _two_hand_schema(extra_properties: dict | None = None, extra_required: tuple[str, ...] = ()):
     seat = {"type": "integer", "minimum": 0, "maximum": 1}
-    cards = {"type": "array", "items": {"type": "string"}, "minItems": 12, "maxItems": 12}
     properties: dict[str, Any] = {
         "dealer": seat,
         **declaration_schema(2),
         "tricks": {"type": "array", "items": seat, "maxItems": 12},
         "play": _play_schema(),
-        "dealt": {"type": "array", "items": cards, "minItems": 2, "maxItems": 2},
-        "hands": {"type": "array", "items": cards, "minItems": 2, "maxItems": 2},
-        "trick_cards": {
-            "type": "array",
-            "maxItems": 12,
-            "items": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2},
-        },
+        **CARD_LEVEL_SCHEMA,
         "declared": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
         **(extra_properties or {}),
     }
