@@ -140,7 +140,6 @@ def cul_rating_pct(
 
 # -- the ruleset -------------------------------------------------------------
 
-_PER_SEAT_INT = {"type": "array", "items": {"type": "integer"}}
 RECORD_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "cul party",

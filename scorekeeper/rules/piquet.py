@@ -72,13 +72,6 @@ class Point:
     cards: int
     pips: int
 
-    @property
-    def value(self) -> int:
-        return self.cards
-
-    def describe(self) -> str:
-        return f"point of {self.cards} ({self.pips})"
-
 
 @dataclass(frozen=True, slots=True)
 class Run:

@@ -33,7 +33,6 @@ SUITS = ("S", "H", "D", "C")
 CARD_NAMES = tuple(rank + suit for suit in SUITS for rank in RANKS)
 HAND_SIZE = 12
 TRICKS = 12
-TALON_SIZE = 8
 
 _PIPS = (7, 8, 9, 10, 10, 10, 10, 11)  # spec 2.1: the point's values
 _RANK_INDEX = {rank: i for i, rank in enumerate(RANKS)}
