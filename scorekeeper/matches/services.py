@@ -27,7 +27,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, Func, OuterRef, Subquery
 
 from scorekeeper.rules import OptionsInvalid, UnknownGame, find_ruleset
 from scorekeeper.rules.fields import is_int
@@ -37,6 +36,8 @@ from .models import AuditEntry, Hand, IdempotencyKey, Match, Player, Seat
 
 #: Partnership games: the team of each seat position (spec 6: teams 0+2 against 1+3).
 PARTNERSHIPS = {"piquet-voleur": (0, 1, 0, 1)}
+#: The largest id of a row (ids are PostgreSQL bigints).
+MAX_ID = 2**63 - 1
 #: Where a record carries the players' claims (spec: ``declared``; cul: ``declared_banks``).
 DECLARED_KEYS = ("declared", "declared_banks")
 
@@ -320,29 +321,40 @@ def idempotency_store(
 # -- internals -------------------------------------------------------------------------
 def _lock(match: Match | int, *, by=None) -> Match:
     """The match row, locked until the transaction ends, read in one statement with its
-    ``seat_count`` and, for a signed-in ``by``, ``is_scorer``.
+    ``seat_count`` and whether ``by`` is a scorer (``is_scorer``).
 
     The subqueries lock nothing and read the statement's snapshot: right for the seats (fixed
     when the match is created) and the scorers (only ever added). What changes with each
     write lives on the locked row itself (``version``, ``hand_count``, ``state``), so a write
     that waited for the lock reads it as the previous one committed it.
+
+    Raw SQL because this runs on every write and the ORM spent longer compiling the same
+    query (``select_for_update(of=("self",)).annotate(seat_count=<count subquery>,
+    is_scorer=Exists(...))``) than the database took to run it; tests/test_services_lock.py
+    checks the lock and both columns.
     """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("_lock must run inside the transaction of the write it guards")
     pk = match.pk if isinstance(match, Match) else match
-    matches = Match.objects.select_for_update(of=("self",)).annotate(
-        seat_count=_count(Seat.objects.filter(match=OuterRef("pk")))
+    user = by.pk if getattr(by, "is_authenticated", False) else None
+    # An id no bigint holds is no match (as the ORM's get() would say), not a database error.
+    found = list(Match.objects.raw(_lock_sql(), [user, pk])) if 0 < int(pk) <= MAX_ID else []
+    if not found:
+        raise errors.NotFound(f"no match {pk}", field="match", code="match_not_found")
+    return found[0]
+
+
+@functools.cache
+def _lock_sql() -> str:
+    connection = transaction.get_connection()
+    lock = " FOR UPDATE OF m" if connection.features.has_select_for_update_of else ""
+    return (
+        f"SELECT m.*,"
+        f" (SELECT count(*) FROM {Seat._meta.db_table} s WHERE s.match_id = m.id) AS seat_count,"
+        f" EXISTS (SELECT 1 FROM {Match.scorers.through._meta.db_table} x"
+        f"  WHERE x.match_id = m.id AND x.user_id = %s) AS is_scorer"
+        f" FROM {Match._meta.db_table} m WHERE m.id = %s{lock}"
     )
-    if getattr(by, "is_authenticated", False):
-        scorer = Match.scorers.through.objects.filter(match=OuterRef("pk"), user=by.pk)
-        matches = matches.annotate(is_scorer=Exists(scorer))
-    try:
-        return matches.get(pk=pk)
-    except Match.DoesNotExist:
-        raise errors.NotFound(f"no match {pk}", field="match", code="match_not_found") from None
-
-
-def _count(queryset) -> Subquery:
-    """A subquery counting the rows of ``queryset``: ``(SELECT COUNT(*) …)``, 0 when there are none."""
-    return Subquery(queryset.order_by().annotate(n=Func("pk", function="COUNT")).values("n"))
 
 
 def _require_scorer(match: Match, by) -> None:
