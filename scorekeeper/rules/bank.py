@@ -497,7 +497,7 @@ class Bank(Ruleset):
         flags = no_bonus if raw is MISSING else self._each(f, raw, "finish_bonus", self._read_flags)
 
         raw = f.get(record, "declared")
-        declared = None if raw is MISSING else self._each(f, raw, "declared", self._read_integer)
+        declared = None if raw is MISSING else f.integers(raw, "declared")
 
         return _Record(
             dealer=dealer,
@@ -532,11 +532,6 @@ class Bank(Ruleset):
             return _BAD if cards is None else tuple(cards)
 
         return read
-
-    @staticmethod
-    def _read_integer(f: Fields, value: Any, path: str) -> Any:
-        got = f.integer(value, path)
-        return _BAD if got is None else got
 
     @staticmethod
     def _read_points(f: Fields, value: Any, path: str) -> Any:
