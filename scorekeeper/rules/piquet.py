@@ -657,13 +657,8 @@ class Reckoning:
     first_score: dict[int, tuple[int, int, str]] = field(default_factory=dict)
     tricks_won: list[int] = field(default_factory=list)
     hand_points: list[int] = field(default_factory=list)
-    play_points: list[int] = field(default_factory=list)
     capot_side: int | None = None
     cards_side: int | None = None
-    categories: dict[str, int] = field(default_factory=dict)
-
-    def seat_score(self, seat: int) -> int:
-        return self.points[self.params.side_of[seat]]
 
     def barred_by(self, side: int) -> tuple[int, int, str] | None:
         """The first step in which another side scored, ``(order, seat, combination)``: what bars
@@ -752,17 +747,14 @@ def reckon(
             p = decl.point
             note = f"point of {p.cards} ({p.pips}), good"
             steps.append((p.scorer, p.cards, "point", note, f"point of {p.cards}"))
-            res.categories["point"] = p.scorer
         if decl.sequences is not None and decl.sequences.scorer is not None:
             sq = decl.sequences
             runs = ", ".join(r.describe() for r in sq.runs)
             steps.append((sq.scorer, sq.value, "sequences", runs, sq.describe()))
-            res.categories["sequences"] = sq.scorer
         if decl.sets is not None:
             st = decl.sets
             melds = ", ".join(m.describe() for m in st.sets)
             steps.append((st.scorer, st.value, "sets", melds, st.describe()))
-            res.categories["sets"] = st.scorer
         for seat, value, item, note, fact in steps:
             side = side_of[seat]
             others_before = sum(pts) - pts[side]
@@ -838,9 +830,7 @@ def reckon(
                 pique_check(step, leader)
                 reached(side_of[leader], step)
             res.short = True
-            res.play_points = [pts[s] - res.hand_points[s] for s in range(nsides)]
             return res
-        res.play_points = [pts[s] - res.hand_points[s] for s in range(nsides)]
 
         # VI: the cards.
         best = max(tw)
