@@ -327,7 +327,7 @@ class Bastard(Ruleset):
             ev.warn("dealer_rotation", "dealer",
                     f"seat {last} dealt the previous hand, so seat {(last + 1) % self.seats} deals, "
                     f"not seat {dealer}")
-        if pass_count is MISSING or pass_count is None:
+        if pass_count is MISSING:
             return
         hand = state["hands_played"] + 1
         expected = 2 * hand - 1 if self.options.passing == "increasing" else 0

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from .cards import PIQUET_PACK, parse_rank  # noqa: F401  (PIQUET_PACK re-exported for callers)
+from .cards import parse_rank
 from .errors import CardInvalid
 from .fields import MISSING, Fields, describe, is_int, join
 from .options import GameOptions, option
@@ -1034,8 +1034,6 @@ def explain_mismatch(reckoning: Reckoning, seat: int, declared: int, computed: i
     if reckoning.stop_side is not None:
         detail += f"; the deal stopped at {reckoning.stop_step}"
     return f"the rules give {computed}: {detail}"
-
-
 
 
 # -- the two-hand rulesets (spec 3, 4, 5) ------------------------------------------------------------
