@@ -283,7 +283,7 @@ def _score_deal(
         before=before,
         target=target,
     )
-    if reckoning.short and reckoning.stop_side is None:
+    if reckoning.short:
         report_short_play(ev, read.winners, params.tricks)
         return None
     return reckoning
