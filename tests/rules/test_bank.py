@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 
 import jsonschema
@@ -12,6 +11,7 @@ from scorekeeper.rules import HandRejected, OptionsInvalid, find_ruleset
 from scorekeeper.rules.bank import Bank, BankOptions
 
 from .conformance import load_cases
+from .records import changed
 
 NO_BONUS = {"king": False, "trump_king": False, "four_of_kind": False, "four_kings": False, "four_run": False}
 
@@ -33,13 +33,7 @@ B1 = {
 
 def party(**changes) -> dict:
     """B1 with some fields replaced (``None`` removes a field)."""
-    record = copy.deepcopy(B1)
-    for key, value in changes.items():
-        if value is None:
-            record.pop(key, None)
-        else:
-            record[key] = value
-    return record
+    return changed(B1, changes, drop=None)
 
 
 def game(seats: int = 3, preset: str = "classic", **options) -> Bank:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
 from scorekeeper.rules import OptionsInvalid, find_ruleset
 from scorekeeper.rules.bastard import Pile, expected_sum, hand_score
+
+from .records import changed
 
 Bastard = find_ruleset("bastard")
 
@@ -27,13 +27,8 @@ GOOD = {
 
 
 def with_(base=GOOD, **changes):
-    record = copy.deepcopy(base)
-    for key, value in changes.items():
-        if value is ...:
-            record.pop(key, None)
-        else:
-            record[key] = value
-    return record
+    """``base`` with some fields replaced (``...`` removes a field)."""
+    return changed(base, changes)
 
 
 def score(pile, quadruple=False):

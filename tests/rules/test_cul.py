@@ -19,6 +19,8 @@ from scorekeeper.rules.cul import (
     round_rating_pct,
 )
 
+from .records import changed
+
 Cul = find_ruleset("cul")
 
 
@@ -311,13 +313,8 @@ GOOD = {"dealer": 0, "first_leader": 1, "bets": ["go", "not_go"], "points": [47,
 
 
 def with_(base=GOOD, **changes):
-    record = copy.deepcopy(base)
-    for key, value in changes.items():
-        if value is ...:
-            record.pop(key, None)
-        else:
-            record[key] = value
-    return record
+    """``base`` with some fields replaced (``...`` removes a field)."""
+    return changed(base, changes)
 
 
 BAD = [

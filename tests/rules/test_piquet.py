@@ -21,6 +21,8 @@ from scorekeeper.rules.piquet import (
 )
 from scorekeeper.rules.result import Evaluation
 
+from .records import changed
+
 # Hoffmann's full deal (conformance P11): 43 / 23.
 P11 = {
     "dealer": 1,
@@ -38,13 +40,8 @@ def piquet(**options):
 
 
 def record(**changes):
-    out = dict(P11)
-    for key, value in changes.items():
-        if value is DROP:
-            out.pop(key, None)
-        else:
-            out[key] = value
-    return out
+    """P11 with some fields replaced (``DROP`` removes a field)."""
+    return changed(P11, changes, drop=DROP)
 
 
 DROP = object()
