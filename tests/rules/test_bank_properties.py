@@ -16,6 +16,8 @@ from .json_strategies import arbitrary_json
 
 Bank = find_ruleset("bank")
 SORTED_PACK = sorted(map(str, SHORT_PACK))
+
+
 def card_points_of(text: str) -> int:
     return card_points(Card.parse(text))
 
