@@ -7,6 +7,7 @@ recording an error otherwise, so one pass over a record reports every fault.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from math import inf
 from typing import Any
 
 from .cards import Card
@@ -128,10 +129,15 @@ class Fields:
         items = self.per_seat(value, path)
         if items is None:
             return None
-        out = [
-            self.integer(item, join(path, i), minimum=minimum, maximum=maximum, code=code)
-            for i, item in enumerate(items)
-        ]
+        low = -inf if minimum is None else minimum
+        high = inf if maximum is None else maximum
+        out = []
+        for i, item in enumerate(items):
+            # Every hand declares its scores: a plain in-range int is taken without a call.
+            if type(item) is int and low <= item <= high:
+                out.append(item)
+            else:
+                out.append(self.integer(item, join(path, i), minimum=minimum, maximum=maximum, code=code))
         return None if None in out else out
 
     # -- cards -----------------------------------------------------------
