@@ -243,26 +243,27 @@ def parse_declarations(
     return Declarations(blanche, point, sequences, sets)
 
 
-def _category(f: Fields, raw: Any, key: str) -> Any:
-    """A category's object; ``None`` for null (nothing declared), ``MISSING`` after an error."""
-    if raw is None or isinstance(raw, dict):
-        return raw
+def _not_an_object(f: Fields, raw: Any, key: str) -> Any:
+    """What a category that is not an object reads as: ``None`` for null (nothing declared),
+    else ``MISSING`` after an error."""
+    if raw is None:
+        return None
     f.error("field_invalid", key, f"{key} must be an object or null, not {describe(raw)}")
     return MISSING
 
 
-def _scorer_or_equal(f: Fields, raw: dict, key: str, finished: frozenset[int]) -> Any:
-    """The point's or the sequences' scorer: a seat, ``None`` for equal, ``MISSING`` after an error."""
-    path = f"{key}.scorer"
+def _scorer_or_equal(f: Fields, raw: dict, path: str, finished: frozenset[int]) -> Any:
+    """The point's or the sequences' scorer (at ``path``): a seat, ``None`` for equal, ``MISSING``
+    after an error."""
     if "scorer" not in raw:
         f.error("field_missing", path, f"{path} is required (null for equal)")
         return MISSING
     return _scorer(f, raw["scorer"], path, finished, nullable=True)
 
 
-def _entries(f: Fields, raw: dict, key: str, name: str) -> list | None:
-    """The list a category holds (``sequences.runs``, ``sets.sets``); ``None`` after an error."""
-    path = f"{key}.{name}"
+def _entries(f: Fields, raw: dict, name: str, path: str) -> list | None:
+    """The list a category holds under ``name`` (at ``path``: ``sequences.runs``, ``sets.sets``);
+    ``None`` after an error."""
     items = raw.get(name)
     if items is None:
         f.error("field_missing", path, f"{path} is required")
@@ -274,10 +275,9 @@ def _entries(f: Fields, raw: dict, key: str, name: str) -> list | None:
 
 
 def _parse_point(f: Fields, raw: Any, rules: DeclarationRules, finished: frozenset[int]) -> Any:
-    raw = _category(f, raw, "point")
-    if raw is None or raw is MISSING:
-        return raw
-    scorer = _scorer_or_equal(f, raw, "point", finished)
+    if not isinstance(raw, dict):
+        return _not_an_object(f, raw, "point")
+    scorer = _scorer_or_equal(f, raw, "point.scorer", finished)
     ok = scorer is not MISSING
     cards = raw.get("cards")
     pips = raw.get("pips")
@@ -301,12 +301,11 @@ def _parse_point(f: Fields, raw: Any, rules: DeclarationRules, finished: frozens
 
 
 def _parse_sequences(f: Fields, raw: Any, rules: DeclarationRules, finished: frozenset[int]) -> Any:
-    raw = _category(f, raw, "sequences")
-    if raw is None or raw is MISSING:
-        return raw
-    scorer = _scorer_or_equal(f, raw, "sequences", finished)
+    if not isinstance(raw, dict):
+        return _not_an_object(f, raw, "sequences")
+    scorer = _scorer_or_equal(f, raw, "sequences.scorer", finished)
     ok = scorer is not MISSING
-    runs_raw = _entries(f, raw, "sequences", "runs")
+    runs_raw = _entries(f, raw, "runs", "sequences.runs")
     if runs_raw is None:
         return MISSING
     runs = []
@@ -362,9 +361,8 @@ def _parse_run(f: Fields, item: Any, path: str) -> Run | None:
 
 
 def _parse_sets(f: Fields, raw: Any, rules: DeclarationRules, finished: frozenset[int]) -> Any:
-    raw = _category(f, raw, "sets")
-    if raw is None or raw is MISSING:
-        return raw
+    if not isinstance(raw, dict):
+        return _not_an_object(f, raw, "sets")
     ok = True
     if "scorer" not in raw:
         f.error("field_missing", "sets.scorer", "sets.scorer is required")
@@ -377,7 +375,7 @@ def _parse_sets(f: Fields, raw: Any, rules: DeclarationRules, finished: frozense
     else:
         scorer = _scorer(f, raw["scorer"], "sets.scorer", finished, nullable=False)
         ok = ok and scorer is not MISSING
-    items = _entries(f, raw, "sets", "sets")
+    items = _entries(f, raw, "sets", "sets.sets")
     if items is None:
         return MISSING
     allowed = SET_RANKS_NO_ACES if rules.sets_exclude_aces else SET_RANKS
