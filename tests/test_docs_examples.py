@@ -173,7 +173,6 @@ _REPORTED = (
     re.compile(r"\b(?:error|warn)\(\s*\"([a-z_]+)\""),
     re.compile(r"\bcode\s*=\s*\"([a-z_]+)\""),
     re.compile(r"\bProblem\(\s*\"([a-z_]+)\""),
-    re.compile(r"_read_per_seat_ints\([^)]*\"([a-z_]+)\"\)", re.S),
 )
 
 

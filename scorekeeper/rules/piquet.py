@@ -963,7 +963,7 @@ def initial_piquet_state(seats: int) -> dict[str, Any]:
 def piquet_state_problems(state: dict, seats: int, extra: tuple[str, ...] = ()) -> list[str]:
     """Why ``state`` is not a piquet-family state (spec 2.7); ``extra`` keys are the caller's."""
     keys = ("deals_played", "totals", "last_dealer", "over", *extra)
-    problems = state_key_problems(state, keys, closed=False)
+    problems = state_key_problems(state, keys, closed=True)
     if problems:
         return problems
     deals = state["deals_played"]
@@ -1051,14 +1051,29 @@ def _play_schema() -> dict[str, Any]:
     }
 
 
-def declaration_schema(seats: int, *, blanche_list: bool = False) -> dict[str, dict[str, Any]]:
-    """JSON Schema of the four categories (spec 2.2), for the catalog."""
+def declaration_schema(
+    seats: int, *, min_point: int = 3, blanche_holders: int = 1, blanche_note: str = ""
+) -> dict[str, dict[str, Any]]:
+    """JSON Schema of the four categories (spec 2.2), for the catalog.
+
+    ``blanche_holders`` > 1 also admits a list of holders (voleur, three-hand normand).
+    """
     seat = {"type": "integer", "minimum": 0, "maximum": seats - 1}
     nullable_seat = {"oneOf": [seat, {"type": "null"}]}
-    rank = {"type": "string", "description": "7 8 9 10 J Q K A (T for 10, any case)"}
+    # Lenient like the engine (spec 1.3): any case, T for 10, surrounding spaces.
+    rank = {
+        "type": "string",
+        "pattern": r"^\s*(7|8|9|10|[TtJjQqKkAa])\s*$",
+        "description": "7 8 9 10 J Q K A (T for 10, any case)",
+    }
     blanche: dict[str, Any] = {"oneOf": [seat, {"type": "null"}]}
-    if blanche_list:
-        blanche["oneOf"].append({"type": "array", "items": seat, "uniqueItems": True})
+    if blanche_holders > 1:
+        blanche["oneOf"].append(
+            {"type": "array", "items": seat, "uniqueItems": True, "maxItems": blanche_holders}
+        )
+    if blanche_note:
+        blanche["description"] = blanche_note
+    low_pips = PIP_RANGE[min_point][0]
     return {
         "carte_blanche": blanche,
         "point": {
@@ -1069,8 +1084,8 @@ def declaration_schema(seats: int, *, blanche_list: bool = False) -> dict[str, d
                     "required": ["scorer", "cards", "pips"],
                     "properties": {
                         "scorer": nullable_seat,
-                        "cards": {"type": "integer", "minimum": 2, "maximum": 8},
-                        "pips": {"type": "integer", "minimum": 15, "maximum": 75},
+                        "cards": {"type": "integer", "minimum": min_point, "maximum": 8},
+                        "pips": {"type": "integer", "minimum": low_pips, "maximum": 75},
                     },
                 },
             ]

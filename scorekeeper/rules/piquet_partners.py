@@ -17,7 +17,6 @@ from .fields import MISSING, Fields, is_int, join
 from .options import GameOptions, option
 from .piquet import (
     NORMAND_DECLARATIONS,
-    PIQUET_RANKS,
     TWO_HAND_DECLARATIONS,
     VOLEUR_DECLARATIONS,
     DeclarationRules,
@@ -26,6 +25,7 @@ from .piquet import (
     ReckoningParams,
     advance_state,
     apply_lines,
+    declaration_schema,
     explain_mismatch,
     first_leader_of,
     initial_piquet_state,
@@ -94,13 +94,6 @@ class NormandOptions(GameOptions):
 
 def _record_schema(title: str, seats: int, *, blanche_list: str, min_point: int, tricks: int) -> dict:
     seat = {"type": "integer", "minimum": 0, "maximum": seats - 1}
-    nullable_seat = {"oneOf": [seat, {"type": "null"}]}
-    rank = {"type": "string", "enum": [*PIQUET_RANKS, "T"], "description": "rank, any case (spec 1.3)"}
-
-    def category(props: dict, required: list[str]) -> dict:
-        body = {"type": "object", "required": required, "properties": props}
-        return {"oneOf": [{"type": "null"}, body]}
-
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": title,
@@ -108,51 +101,11 @@ def _record_schema(title: str, seats: int, *, blanche_list: str, min_point: int,
         "required": ["dealer", "carte_blanche", "point", "sequences", "sets", "declared"],
         "properties": {
             "dealer": seat,
-            "carte_blanche": {
-                "description": f"the holder, or a list of holders ({blanche_list}); null for none",
-                "oneOf": [
-                    {"type": "null"},
-                    seat,
-                    {"type": "array", "items": seat, "uniqueItems": True, "maxItems": MAX_BLANCHE_HOLDERS},
-                ],
-            },
-            "point": category(
-                {
-                    "scorer": nullable_seat,
-                    "cards": {"type": "integer", "minimum": min_point, "maximum": 8},
-                    "pips": {"type": "integer", "minimum": 15 if min_point == 2 else 24, "maximum": 75},
-                },
-                ["scorer", "cards", "pips"],
-            ),
-            "sequences": category(
-                {
-                    "scorer": nullable_seat,
-                    "runs": {
-                        "type": "array",
-                        "items": {
-                            "type": "object",
-                            "required": ["length", "top"],
-                            "properties": {"length": {"type": "integer", "minimum": 3, "maximum": 8},
-                                           "top": rank},
-                        },
-                    },
-                },
-                ["scorer", "runs"],
-            ),
-            "sets": category(
-                {
-                    "scorer": seat,
-                    "sets": {
-                        "type": "array",
-                        "minItems": 1,
-                        "items": {
-                            "type": "object",
-                            "required": ["rank", "count"],
-                            "properties": {"rank": rank, "count": {"enum": [3, 4]}},
-                        },
-                    },
-                },
-                ["scorer", "sets"],
+            **declaration_schema(
+                seats,
+                min_point=min_point,
+                blanche_holders=MAX_BLANCHE_HOLDERS,
+                blanche_note=f"the holder, or a list of holders ({blanche_list}); null for none",
             ),
             "tricks": {
                 "description": "trick winners in order; may stop short when the target is reached (spec 2.5)",
