@@ -167,8 +167,7 @@ def test_every_game_has_documented_examples():
 
 # -- errors.md against the engine source --------------------------------------------------------------
 
-#: How the engine reports a code: ev.error("…"), f.error("…"), ev.warn("…"), code="…", Problem("…"),
-#: and the code argument of cul's per-seat integer reader.
+#: How the engine reports a code: ev.error("…"), f.error("…"), ev.warn("…"), code="…", Problem("…").
 _REPORTED = (
     re.compile(r"\b(?:error|warn)\(\s*\"([a-z_]+)\""),
     re.compile(r"\bcode\s*=\s*\"([a-z_]+)\""),
