@@ -110,7 +110,8 @@ class Hand(models.Model):
         DISPUTED = "disputed", "disputed"
         SUPERSEDED = "superseded", "superseded"
 
-    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="hands")
+    #: No index of its own: the unique (match, number, version) index leads with it.
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="hands", db_index=False)
     #: Position in the match, 1-based; several versions share a number, one is current.
     number = models.PositiveIntegerField()
     #: 1 for the first recording, +1 for each correction of the same number.
@@ -131,8 +132,14 @@ class Hand(models.Model):
     supersedes = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
     )
+    #: Unindexed: no query looks hands up by who recorded them (each write would pay for it).
     recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_index=False,
     )
     recorded_at = models.DateTimeField(auto_now_add=True)
     reason = models.TextField(blank=True)
@@ -157,7 +164,9 @@ class Hand(models.Model):
                 name="hand_versions_chain",
             ),
         ]
-        indexes = [models.Index(fields=["match", "status", "number"], name="hand_current_idx")]
+        # No index of (match, status, number): the current hands of a match are read through
+        # hand_one_current_version_per_number's partial unique index, (match, number) where not
+        # superseded.
 
     def __str__(self) -> str:
         return f"{self.match} hand {self.number} v{self.version} ({self.status})"
@@ -180,15 +189,26 @@ class AuditEntry(models.Model):
         MATCH_REOPEN = "match_reopen"
         MATCH_RECOMPUTE = "match_recompute"
 
+    # Only ``match`` and ``at`` are indexed: the log is read per match (newest first) and, in
+    # the admin, as a whole by date; every index costs each write an insert.
     #: Null for the system (a task with no user behind it).
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_index=False,
     )
     at = models.DateTimeField(auto_now_add=True, db_index=True)
     action = models.CharField(max_length=32, choices=Action.choices)
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.PROTECT, related_name="audit")
-    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="audit")
-    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    hand = models.ForeignKey(
+        Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="audit", db_index=False
+    )
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+", db_index=False
+    )
     payload = models.JSONField(default=dict)
 
     class Meta:
