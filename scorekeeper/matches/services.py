@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from scorekeeper.rules import OptionsInvalid, UnknownGame, find_ruleset
 from scorekeeper.rules.fields import is_int
@@ -206,7 +207,7 @@ def hand_record(
             raise errors.MatchOver("the match is over: no more hands can be recorded", result=match.result)
         game = _ruleset(match)
         ev = _accepted_evaluation(game, match.state, record, accept_declared, reason)
-        hand = Hand.objects.create(
+        hand = Hand(
             match=match,
             number=match.hand_count + 1,
             recorded_by=by,
@@ -215,8 +216,7 @@ def hand_record(
         )
         match.hand_count += 1
         _refresh(match, last=hand)
-        _save(match)
-        _audit(by, AuditEntry.Action.HAND_RECORD, match=match, hand=hand, payload=_hand_payload(hand))
+        _store_recorded(match, hand, by)
     return hand
 
 
@@ -565,6 +565,74 @@ def _status_for(state: dict | None) -> str:
 def _save(match: Match) -> None:
     match.version += 1
     match.save(update_fields=["state", "result", "status", "version", "hand_count", "updated_at"])
+
+
+def _store_recorded(match: Match, hand: Hand, by) -> None:
+    """Write a recorded hand: INSERT the hand, UPDATE the match (``_refresh`` and the count
+    already applied to ``match``, version bumped here) and INSERT its ``hand_record`` audit entry.
+
+    On PostgreSQL the three writes are one statement (``_store_recorded_sql``): each ORM
+    statement cost more Python than the database spent running it. Elsewhere (SQLite) the
+    ORM writes them one by one. Both set the same columns to the same values.
+    """
+    now = timezone.now()
+    hand.recorded_at = now
+    match.updated_at = now
+    match.version += 1
+    audit = AuditEntry(
+        actor=by, at=now, action=AuditEntry.Action.HAND_RECORD, match=match, payload=_hand_payload(hand)
+    )
+    connection = transaction.get_connection()
+    if connection.vendor != "postgresql":
+        hand.save(force_insert=True)
+        audit.hand = hand
+        AuditEntry.objects.bulk_create([audit])
+        Match.objects.filter(pk=match.pk).update(**{name: getattr(match, name) for name in _MATCH_WRITTEN})
+        return
+    sql, hand_fields, audit_fields, match_fields = _store_recorded_sql()
+    params = [f.get_db_prep_save(getattr(hand, f.attname), connection) for f in hand_fields]
+    params += [f.get_db_prep_save(getattr(audit, f.attname), connection) for f in audit_fields]
+    params += [f.get_db_prep_save(getattr(match, f.attname), connection) for f in match_fields]
+    params.append(match.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        hand.pk = cursor.fetchone()[0]
+    hand._state.adding = False
+    hand._state.db = connection.alias
+
+
+#: The match columns a write to its hands changes (``_refresh``, ``hand_count``, ``version``).
+_MATCH_WRITTEN = ("state", "result", "status", "version", "hand_count", "updated_at")
+
+
+@functools.cache
+def _store_recorded_sql() -> tuple[str, list, list, list]:
+    """The one PostgreSQL statement of ``_store_recorded`` and the fields of its parameters.
+
+    Data-modifying CTEs (PostgreSQL only) run exactly once each whether or not the final
+    SELECT reads them; the audit entry takes the new hand's id from the ``hand`` CTE.
+    """
+    hand_fields = [f for f in Hand._meta.concrete_fields if not f.primary_key]
+    audit_fields = [f for f in AuditEntry._meta.concrete_fields if not f.primary_key and f.name != "hand"]
+    match_fields = [Match._meta.get_field(name) for name in _MATCH_WRITTEN]
+
+    def columns(fields):
+        return ", ".join(f'"{f.column}"' for f in fields)
+
+    def holes(fields):
+        return ", ".join(["%s"] * len(fields))
+
+    sql = (
+        f'WITH hand AS (INSERT INTO "{Hand._meta.db_table}" ({columns(hand_fields)})'
+        f' VALUES ({holes(hand_fields)}) RETURNING "id"),'
+        f' audit AS (INSERT INTO "{AuditEntry._meta.db_table}" ({columns(audit_fields)}, "hand_id")'
+        f" VALUES ({holes(audit_fields)}, (SELECT id FROM hand))),"
+        f' match AS (UPDATE "{Match._meta.db_table}" SET '
+        + ", ".join(f'"{f.column}" = %s' for f in match_fields)
+        + ' WHERE "id" = %s)'
+        " SELECT id FROM hand"
+    )
+    return sql, hand_fields, audit_fields, match_fields
 
 
 def _hand_payload(hand: Hand) -> dict[str, Any]:

@@ -1,0 +1,63 @@
+"""``services._store_recorded``: the three writes of a recorded hand, as the database holds them.
+
+On PostgreSQL they are one statement, elsewhere three ORM writes; either way the rows read back
+must be what the returned objects say.
+"""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from scorekeeper.matches.models import AuditEntry, Hand, Match
+from scorekeeper.matches.services import _hand_payload, hand_record
+from tests.fakes import hand
+
+pytestmark = pytest.mark.django_db
+
+HAND_COLUMNS = [f.attname for f in Hand._meta.concrete_fields]
+MATCH_COLUMNS = ["state", "result", "status", "version", "hand_count", "updated_at"]
+
+
+def test_the_stored_rows_are_the_returned_hand_and_match(tally_match, user):
+    stored = hand_record(match=tally_match, record=hand([3, 1]), by=user, version=0)
+
+    row = Hand.objects.get(pk=stored.pk)
+    assert {c: getattr(row, c) for c in HAND_COLUMNS} == {c: getattr(stored, c) for c in HAND_COLUMNS}
+    assert (row.match_id, row.number, row.version, row.recorded_by_id) == (tally_match.pk, 1, 1, user.pk)
+    match = Match.objects.get(pk=tally_match.pk)
+    returned = stored.match
+    assert {c: getattr(match, c) for c in MATCH_COLUMNS} == {c: getattr(returned, c) for c in MATCH_COLUMNS}
+    assert (match.version, match.hand_count, match.state["totals"]) == (1, 1, [3, 1])
+    assert match.created_at <= match.updated_at and match.title == tally_match.title
+
+
+def test_the_audit_entry_names_the_hand_its_match_and_the_recorder(tally_match, user):
+    first = hand_record(match=tally_match, record=hand([3, 1]), by=user, version=0)
+    second = hand_record(match=tally_match, record=hand([2, 2], dealer=1), by=user, version=1)
+
+    entries = list(AuditEntry.objects.filter(action="hand_record").order_by("id"))
+    assert [(e.hand_id, e.match_id, e.actor_id, e.player_id) for e in entries] == [
+        (first.pk, tally_match.pk, user.pk, None),
+        (second.pk, tally_match.pk, user.pk, None),
+    ]
+    assert entries[1].payload == _hand_payload(second)
+    assert entries[0].at <= entries[1].at
+
+
+def test_a_hand_recorded_by_the_system_has_no_actor(tally_match):
+    stored = hand_record(match=tally_match, record=hand([3, 1]), by=None)
+
+    entry = AuditEntry.objects.get(action="hand_record")
+    assert (entry.hand_id, entry.actor_id) == (stored.pk, None)
+    assert Hand.objects.get(pk=stored.pk).recorded_by_id is None
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the one-statement write is PostgreSQL's")
+def test_on_postgresql_the_three_writes_are_one_statement(tally_match, user):
+    with CaptureQueriesContext(connection) as queries:
+        hand_record(match=tally_match, record=hand([3, 1]), by=user, version=0)
+    statements = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(statements) == 2  # the lock, then the write
+    assert statements[1].startswith('WITH hand AS (INSERT INTO "matches_hand"')
+    stored = Hand.objects.get()
+    assert stored.recorded_at == Match.objects.get().updated_at == AuditEntry.objects.get(hand=stored).at
