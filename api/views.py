@@ -15,7 +15,6 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import generics, serializers, status
-from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
@@ -28,7 +27,6 @@ from scorekeeper.matches.models import Match, Player
 from scorekeeper.rules import RULESETS, OptionsInvalid, UnknownGame, find_ruleset
 
 from . import schema
-from .authentication import TokenAuthentication
 from .idempotency import idempotent
 from .parsers import StrictJSONParser
 from .serializers import (
@@ -421,9 +419,6 @@ _HAND_WRITE = {
 
 
 class HandList(generics.GenericAPIView):
-    # The settings' defaults with the leaner token look-up (api/authentication.py): the scoring
-    # apps send every hand here, and the look-up was the slowest part of a recording.
-    authentication_classes = [TokenAuthentication, SessionAuthentication]
     serializer_class = HandSerializer
 
     @extend_schema(
