@@ -6,19 +6,11 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from tests.api.conftest import assert_error
+from tests.rules.conformance import GAMES as CONFORMANCE_GAMES
 
 pytestmark = pytest.mark.django_db
 
-GAMES = {
-    "piquet",
-    "piquet-au-cent",
-    "piquet-auction",
-    "piquet-voleur",
-    "piquet-normand",
-    "cul",
-    "bank",
-    "bastard",
-}
+GAMES = set(CONFORMANCE_GAMES)
 
 
 def test_the_catalog_lists_every_game_with_seats_options_and_record_schema(anon):
