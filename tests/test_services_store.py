@@ -8,6 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from scorekeeper.matches import errors, services
 from scorekeeper.matches.models import AuditEntry, Hand, Match
 from scorekeeper.matches.services import _hand_payload, hand_record
 from tests.fakes import hand
@@ -53,11 +54,42 @@ def test_a_hand_recorded_by_the_system_has_no_actor(tally_match):
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the one-statement write is PostgreSQL's")
-def test_on_postgresql_the_three_writes_are_one_statement(tally_match, user):
+def test_on_postgresql_the_three_writes_are_one_statement_after_an_unlocked_read(tally_match, user):
     with CaptureQueriesContext(connection) as queries:
         hand_record(match=tally_match, record=hand([3, 1]), by=user, version=0)
     statements = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
-    assert len(statements) == 2  # the lock, then the write
-    assert statements[1].startswith('WITH hand AS (INSERT INTO "matches_hand"')
+    assert len(statements) == 2  # the read, then the write
+    assert statements[0].startswith("SELECT m.*") and "FOR UPDATE" not in statements[0]
+    assert statements[1].startswith('WITH match AS (UPDATE "matches_match"')
     stored = Hand.objects.get()
     assert stored.recorded_at == Match.objects.get().updated_at == AuditEntry.objects.get(hand=stored).at
+
+
+def test_a_write_whose_version_moved_on_since_the_read_writes_nothing(tally_match, user):
+    read = services._read(tally_match.pk, by=user)
+    hand_record(match=tally_match, record=hand([3, 1]), by=user, version=0)  # lands in between
+    late = Hand(match=read, number=1, recorded_by=user, record=hand([2, 2]), evaluation={})
+    read.hand_count += 1
+
+    assert services._store_recorded(read, late, user) is False
+    assert read.version == 0 and late.pk is None
+    assert Hand.objects.count() == 1 and AuditEntry.objects.filter(action="hand_record").count() == 1
+    match = Match.objects.get(pk=tally_match.pk)
+    assert (match.version, match.hand_count, match.state["totals"]) == (1, 1, [3, 1])
+
+
+def test_a_recording_that_loses_the_race_after_its_read_is_a_version_conflict(tally_match, user, monkeypatch):
+    real_read = services._read
+
+    def read_then_someone_records(*args, **kwargs):
+        match = real_read(*args, **kwargs)
+        monkeypatch.setattr(services, "_read", real_read)
+        hand_record(match=tally_match, record=hand([3, 1]), by=user, version=0)
+        return match
+
+    monkeypatch.setattr(services, "_read", read_then_someone_records)
+    with pytest.raises(errors.VersionConflict) as conflict:
+        hand_record(match=tally_match, record=hand([0, 4], dealer=1), by=user, version=0)
+
+    assert conflict.value.extra["current_version"] == 1
+    assert list(Hand.objects.values_list("number", "declared")) == [(1, [3, 1])]

@@ -3,8 +3,10 @@
 Each write runs in one transaction that first locks the match row (``select_for_update``),
 checks the caller is a scorer and, when the caller sends one, that its ``version`` is the
 match's current one; it then appends rows (hands, audit entries), refreshes the match's
-cached state/status/result and bumps ``version``. ``by=None`` means the system (a task or
-a management command) and skips the scorer check.
+cached state/status/result and bumps ``version``. Recording a hand with a version, the
+hot path, is optimistic instead: it reads the match without a lock and writes only if the
+version is still the one it read (one statement on PostgreSQL); a lost race is the same 409.
+``by=None`` means the system (a task or a management command) and skips the scorer check.
 
 Corrections (decided here, see README "Corrections"): hand n gets a new version that
 supersedes the old one; every later current hand is re-evaluated in order from the new
@@ -21,6 +23,7 @@ Nothing is rejected or deleted by the replay; the scorers see the flags and corr
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 from collections.abc import Iterable, Sequence
@@ -197,8 +200,13 @@ def hand_record(
     with the declared values standing (spec 1.6). ``hand.match`` is the updated match.
     """
     reason = (reason or "").strip()
-    with transaction.atomic():
-        match = _lock(match, by=by)
+    # With a version, optimistic: read without a lock, then write on condition that the
+    # version is still the one read (``_store_recorded``). Whatever changes a match bumps its
+    # version, so a write landing in between makes this one a version conflict, as a lock
+    # would have, for two round trips (BEGIN, COMMIT) less. Without one (the system, an
+    # import) the match is locked, so that concurrent writes queue and number hands in turn.
+    with transaction.atomic() if version is None else contextlib.nullcontext():
+        match = _read(match, by=by) if version is not None else _lock(match, by=by)
         _require_scorer(match, by)
         _require_version(match, version)
         if match.status == Match.Status.VOID:
@@ -214,9 +222,12 @@ def hand_record(
             reason=reason,
             **_hand_fields(record, ev, game.seats),
         )
+        read_version = match.version
         match.hand_count += 1
         _refresh(match, last=hand)
-        _store_recorded(match, hand, by)
+        if not _store_recorded(match, hand, by):
+            _require_version(_read(match.pk, by=by), read_version)
+            raise RuntimeError(f"match {match.pk} changed without a new version")  # every write bumps it
     return hand
 
 
@@ -320,40 +331,47 @@ def idempotency_store(
 
 # -- internals -------------------------------------------------------------------------
 def _lock(match: Match | int, *, by=None) -> Match:
-    """The match row, locked until the transaction ends, read in one statement with its
-    ``seat_count`` and whether ``by`` is a scorer (``is_scorer``).
+    """The match row, locked until the transaction ends, with ``seat_count`` and ``is_scorer``
+    (see ``_read``). What changes with each write lives on the locked row itself
+    (``version``, ``hand_count``, ``state``), so a write that waited for the lock reads it as
+    the previous one committed it.
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("_lock must run inside the transaction of the write it guards")
+    return _read(match, by=by, lock=True)
+
+
+def _read(match: Match | int, *, by=None, lock: bool = False) -> Match:
+    """The match row read in one statement with its ``seat_count`` and whether ``by`` is a
+    scorer (``is_scorer``); locked (``FOR UPDATE``) when ``lock``.
 
     The subqueries lock nothing and read the statement's snapshot: right for the seats (fixed
-    when the match is created) and the scorers (only ever added). What changes with each
-    write lives on the locked row itself (``version``, ``hand_count``, ``state``), so a write
-    that waited for the lock reads it as the previous one committed it.
+    when the match is created) and the scorers (only ever added).
 
     Raw SQL because this runs on every write and the ORM spent longer compiling the same
     query (``select_for_update(of=("self",)).annotate(seat_count=<count subquery>,
     is_scorer=Exists(...))``) than the database took to run it; tests/test_services_lock.py
     checks the lock and both columns.
     """
-    if not transaction.get_connection().in_atomic_block:
-        raise RuntimeError("_lock must run inside the transaction of the write it guards")
     pk = match.pk if isinstance(match, Match) else match
     user = by.pk if getattr(by, "is_authenticated", False) else None
     # An id no bigint holds is no match (as the ORM's get() would say), not a database error.
-    found = list(Match.objects.raw(_lock_sql(), [user, pk])) if 0 < int(pk) <= MAX_ID else []
+    found = list(Match.objects.raw(_read_sql(lock), [user, pk])) if 0 < int(pk) <= MAX_ID else []
     if not found:
         raise errors.NotFound(f"no match {pk}", field="match", code="match_not_found")
     return found[0]
 
 
 @functools.cache
-def _lock_sql() -> str:
+def _read_sql(lock: bool) -> str:
     connection = transaction.get_connection()
-    lock = " FOR UPDATE OF m" if connection.features.has_select_for_update_of else ""
+    for_update = " FOR UPDATE OF m" if lock and connection.features.has_select_for_update_of else ""
     return (
         f"SELECT m.*,"
         f" (SELECT count(*) FROM {Seat._meta.db_table} s WHERE s.match_id = m.id) AS seat_count,"
         f" EXISTS (SELECT 1 FROM {Match.scorers.through._meta.db_table} x"
         f"  WHERE x.match_id = m.id AND x.user_id = %s) AS is_scorer"
-        f" FROM {Match._meta.db_table} m WHERE m.id = %s{lock}"
+        f" FROM {Match._meta.db_table} m WHERE m.id = %s{for_update}"
     )
 
 
@@ -567,38 +585,53 @@ def _save(match: Match) -> None:
     match.save(update_fields=["state", "result", "status", "version", "hand_count", "updated_at"])
 
 
-def _store_recorded(match: Match, hand: Hand, by) -> None:
-    """Write a recorded hand: INSERT the hand, UPDATE the match (``_refresh`` and the count
-    already applied to ``match``, version bumped here) and INSERT its ``hand_record`` audit entry.
+def _store_recorded(match: Match, hand: Hand, by) -> bool:
+    """Write a recorded hand if the match is still at the version it was read at: UPDATE the
+    match (``_refresh`` and the count already applied to ``match``, version bumped here),
+    INSERT the hand and its ``hand_record`` audit entry. False, with nothing written, when
+    another write changed the match's version since it was read.
 
-    On PostgreSQL the three writes are one statement (``_store_recorded_sql``): each ORM
-    statement cost more Python than the database spent running it. Elsewhere (SQLite) the
-    ORM writes them one by one. Both set the same columns to the same values.
+    On PostgreSQL the three writes are one statement (``_store_recorded_sql``), atomic
+    without a transaction of its own: each ORM statement cost more Python than the database
+    spent running it, and BEGIN and COMMIT were two more round trips. Elsewhere (SQLite) the
+    ORM writes them one by one in a transaction. Both set the same columns to the same values.
     """
     now = timezone.now()
     hand.recorded_at = now
     match.updated_at = now
+    read_version = match.version
     match.version += 1
     audit = AuditEntry(
         actor=by, at=now, action=AuditEntry.Action.HAND_RECORD, match=match, payload=_hand_payload(hand)
     )
     connection = transaction.get_connection()
     if connection.vendor != "postgresql":
-        hand.save(force_insert=True)
-        audit.hand = hand
-        AuditEntry.objects.bulk_create([audit])
-        Match.objects.filter(pk=match.pk).update(**{name: getattr(match, name) for name in _MATCH_WRITTEN})
-        return
-    sql, hand_fields, audit_fields, match_fields = _store_recorded_sql()
-    params = [f.get_db_prep_save(getattr(hand, f.attname), connection) for f in hand_fields]
+        with transaction.atomic():
+            changed = Match.objects.filter(pk=match.pk, version=read_version).update(
+                **{name: getattr(match, name) for name in _MATCH_WRITTEN}
+            )
+            if not changed:
+                match.version = read_version
+                return False
+            hand.save(force_insert=True)
+            audit.hand = hand
+            AuditEntry.objects.bulk_create([audit])
+        return True
+    sql, match_fields, hand_fields, audit_fields = _store_recorded_sql()
+    params = [f.get_db_prep_save(getattr(match, f.attname), connection) for f in match_fields]
+    params += [match.pk, read_version]
+    params += [f.get_db_prep_save(getattr(hand, f.attname), connection) for f in hand_fields]
     params += [f.get_db_prep_save(getattr(audit, f.attname), connection) for f in audit_fields]
-    params += [f.get_db_prep_save(getattr(match, f.attname), connection) for f in match_fields]
-    params.append(match.pk)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        hand.pk = cursor.fetchone()[0]
+        row = cursor.fetchone()
+    if row is None:
+        match.version = read_version
+        return False
+    hand.pk = row[0]
     hand._state.adding = False
     hand._state.db = connection.alias
+    return True
 
 
 #: The match columns a write to its hands changes (``_refresh``, ``hand_count``, ``version``).
@@ -609,30 +642,36 @@ _MATCH_WRITTEN = ("state", "result", "status", "version", "hand_count", "updated
 def _store_recorded_sql() -> tuple[str, list, list, list]:
     """The one PostgreSQL statement of ``_store_recorded`` and the fields of its parameters.
 
-    Data-modifying CTEs (PostgreSQL only) run exactly once each whether or not the final
-    SELECT reads them; the audit entry takes the new hand's id from the ``hand`` CTE.
+    The UPDATE of the match is conditional on its version; the hand is inserted from its
+    RETURNING row and the audit entry from the hand's, so when the version moved on nothing
+    is written and the statement returns no row. (Under READ COMMITTED an UPDATE that waited
+    for a concurrent writer re-checks its WHERE against the committed row.) The inserted
+    values are SELECTed, not VALUES, hence their explicit casts; text rather than varchar(n),
+    whose cast would truncate where an assignment errs.
     """
+    connection = transaction.get_connection()
+    match_fields = [Match._meta.get_field(name) for name in _MATCH_WRITTEN]
     hand_fields = [f for f in Hand._meta.concrete_fields if not f.primary_key]
     audit_fields = [f for f in AuditEntry._meta.concrete_fields if not f.primary_key and f.name != "hand"]
-    match_fields = [Match._meta.get_field(name) for name in _MATCH_WRITTEN]
 
     def columns(fields):
         return ", ".join(f'"{f.column}"' for f in fields)
 
-    def holes(fields):
-        return ", ".join(["%s"] * len(fields))
+    def values(fields):
+        types = (f.db_type(connection) for f in fields)
+        return ", ".join("%s::" + ("text" if kind.startswith("varchar") else kind) for kind in types)
 
     sql = (
-        f'WITH hand AS (INSERT INTO "{Hand._meta.db_table}" ({columns(hand_fields)})'
-        f' VALUES ({holes(hand_fields)}) RETURNING "id"),'
-        f' audit AS (INSERT INTO "{AuditEntry._meta.db_table}" ({columns(audit_fields)}, "hand_id")'
-        f" VALUES ({holes(audit_fields)}, (SELECT id FROM hand))),"
-        f' match AS (UPDATE "{Match._meta.db_table}" SET '
+        f'WITH match AS (UPDATE "{Match._meta.db_table}" SET '
         + ", ".join(f'"{f.column}" = %s' for f in match_fields)
-        + ' WHERE "id" = %s)'
-        " SELECT id FROM hand"
+        + ' WHERE "id" = %s AND "version" = %s RETURNING "id"),'
+        f' hand AS (INSERT INTO "{Hand._meta.db_table}" ({columns(hand_fields)})'
+        f' SELECT {values(hand_fields)} FROM match RETURNING "id"),'
+        f' audit AS (INSERT INTO "{AuditEntry._meta.db_table}" ({columns(audit_fields)}, "hand_id")'
+        f' SELECT {values(audit_fields)}, hand."id" FROM hand)'
+        ' SELECT "id" FROM hand'
     )
-    return sql, hand_fields, audit_fields, match_fields
+    return sql, match_fields, hand_fields, audit_fields
 
 
 def _hand_payload(hand: Hand) -> dict[str, Any]:
