@@ -120,6 +120,16 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# Server-side parameters and prepared statements (psycopg 3): a statement run often (the hand
+# write, the token look-up) is parsed and planned once per connection, and its JSON values
+# travel as parameters instead of being quoted into the SQL. Turn off for a pooler that cannot
+# keep prepared statements (PgBouncer before 1.21 in transaction mode).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+    "DATABASE_PREPARED_STATEMENTS", True
+):
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True, prepare_threshold=env_int("DATABASE_PREPARE_THRESHOLD", 2)
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

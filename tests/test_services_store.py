@@ -93,3 +93,15 @@ def test_a_recording_that_loses_the_race_after_its_read_is_a_version_conflict(ta
 
     assert conflict.value.extra["current_version"] == 1
     assert list(Hand.objects.values_list("number", "declared")) == [(1, [3, 1])]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared statements are PostgreSQL's")
+def test_on_postgresql_the_read_and_the_write_become_prepared_statements(tally_match, user):
+    for version in range(3):
+        hand_record(match=tally_match, record=hand([1, 0], dealer=version % 2), by=user, version=version)
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any(s.startswith("SELECT m.*") for s in prepared)
+    assert any(s.startswith('WITH match AS (UPDATE "matches_match"') for s in prepared)

@@ -72,3 +72,20 @@ def test_a_misspelt_boolean_or_integer_is_refused_at_start(monkeypatch):
 def test_lists_are_comma_separated(monkeypatch):
     monkeypatch.setenv("SK_HOSTS", " a.example, b.example ,")
     assert env_list("SK_HOSTS", "") == ["a.example", "b.example"]
+
+
+def test_postgresql_connections_bind_server_side_and_prepare_statements_unless_turned_off():
+    show = (
+        "from django.conf import settings as s; "
+        "print(sorted(s.DATABASES['default'].get('OPTIONS', {}).items()))"
+    )
+    postgres = "postgres://scores@127.0.0.1:5432/scores"
+    assert manage("shell", "--no-imports", "-c", show, DATABASE_URL=postgres).stdout.strip() == (
+        "[('prepare_threshold', 2), ('server_side_binding', True)]"
+    )
+    assert manage(
+        "shell", "--no-imports", "-c", show, DATABASE_URL=postgres, DATABASE_PREPARE_THRESHOLD="5"
+    ).stdout.strip() == "[('prepare_threshold', 5), ('server_side_binding', True)]"
+    off = manage("shell", "--no-imports", "-c", show, DATABASE_URL=postgres, DATABASE_PREPARED_STATEMENTS="0")
+    assert off.stdout.strip() == "[]"
+    assert manage("shell", "--no-imports", "-c", show).stdout.strip() == "[]"  # SQLite
