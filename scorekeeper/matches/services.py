@@ -29,9 +29,10 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, transaction
 from django.utils import timezone
 
+from scorekeeper.rawrows import RowReader
 from scorekeeper.rules import OptionsInvalid, UnknownGame, find_ruleset
 from scorekeeper.rules.fields import is_int
 
@@ -348,31 +349,38 @@ def _read(match: Match | int, *, by=None, lock: bool = False) -> Match:
     The subqueries lock nothing and read the statement's snapshot: right for the seats (fixed
     when the match is created) and the scorers (only ever added).
 
-    Raw SQL because this runs on every write and the ORM spent longer compiling the same
-    query (``select_for_update(of=("self",)).annotate(seat_count=<count subquery>,
-    is_scorer=Exists(...))``) than the database took to run it; tests/test_services_lock.py
-    checks the lock and both columns.
+    Hand-written SQL (read by ``scorekeeper.rawrows``) because this runs on every write and
+    the ORM spent longer compiling the same query (``select_for_update(of=("self",))
+    .annotate(seat_count=<count subquery>, is_scorer=Exists(...))``) than the database took
+    to run it; tests/test_services_lock.py checks the lock and both columns.
     """
     pk = match.pk if isinstance(match, Match) else match
-    user = by.pk if getattr(by, "is_authenticated", False) else None
     # An id no bigint holds is no match (as the ORM's get() would say), not a database error.
-    found = list(Match.objects.raw(_read_sql(lock), [user, pk])) if 0 < int(pk) <= MAX_ID else []
-    if not found:
+    row = None
+    if 0 < int(pk) <= MAX_ID:
+        reader, sql = _read_query(lock)
+        using = Match.objects.db
+        with connections[using].cursor() as cursor:
+            cursor.execute(sql, [by.pk if getattr(by, "is_authenticated", False) else None, pk])
+            row = cursor.fetchone()
+    if row is None:
         raise errors.NotFound(f"no match {pk}", field="match", code="match_not_found")
-    return found[0]
+    return reader.read(row, using)
 
 
 @functools.cache
-def _read_sql(lock: bool) -> str:
+def _read_query(lock: bool) -> tuple[RowReader, str]:
     connection = transaction.get_connection()
+    reader = RowReader(Match, "m", extra=[("seat_count", None), ("is_scorer", None)])
     for_update = " FOR UPDATE OF m" if lock and connection.features.has_select_for_update_of else ""
-    return (
-        f"SELECT m.*,"
-        f" (SELECT count(*) FROM {Seat._meta.db_table} s WHERE s.match_id = m.id) AS seat_count,"
+    sql = (
+        f"SELECT {reader.columns},"
+        f" (SELECT count(*) FROM {Seat._meta.db_table} s WHERE s.match_id = m.id),"
         f" EXISTS (SELECT 1 FROM {Match.scorers.through._meta.db_table} x"
-        f"  WHERE x.match_id = m.id AND x.user_id = %s) AS is_scorer"
+        f"  WHERE x.match_id = m.id AND x.user_id = %s)"
         f" FROM {Match._meta.db_table} m WHERE m.id = %s{for_update}"
     )
+    return reader, sql
 
 
 def _require_scorer(match: Match, by) -> None:
