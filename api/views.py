@@ -453,7 +453,8 @@ class HandList(generics.GenericAPIView):
             accept_declared=data["accept_declared"],
             reason=data["reason"],
         )
-        location = reverse("api:hand-detail", args=[pk, hand.number], request=request)
+        # Hand n is at <this collection>/n (api/urls.py): cheaper than a reverse() on every hand.
+        location = request.build_absolute_uri(f"{request.path}/{hand.number}")
         return Response(
             _written(hand),
             status=status.HTTP_201_CREATED,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from scorekeeper.matches.models import AuditEntry, Hand, Match
 from scorekeeper.matches.services import hand_record, match_void
@@ -29,7 +30,7 @@ def test_it_stores_a_valid_hand_and_answers_with_the_hand_the_result_and_the_new
     assert body["hand"]["declared"] == [3, 1] and body["hand"]["computed"] == [3, 1]
     assert body["evaluation"]["valid"] is True and body["evaluation"]["scores"] == [3, 1]
     assert response["ETag"] == '"1"'
-    assert response["Location"].endswith(f"/api/v1/matches/{tally_match.pk}/hands/1")
+    assert response["Location"] == "http://testserver" + reverse("api:hand-detail", args=[tally_match.pk, 1])
     stored = Hand.objects.get(match=tally_match)
     assert (stored.number, stored.status, stored.recorded_by.username) == (1, "valid", "ann")
     assert Match.objects.get(pk=tally_match.pk).state["totals"] == [3, 1]
