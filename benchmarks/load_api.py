@@ -1,7 +1,7 @@
 """Load benchmark: recording piquet hands over the API against a bare Django INSERT view.
 
     DATABASE_URL=postgres://USER@127.0.0.1:5432/DB .venv/bin/python benchmarks/load_api.py \
-        [--duration 10] [--requests 20000] [--connections 4] [--idempotency] [--profile 300]
+        [--duration 10] [--requests 20000] [--connections 4] [--threads 1] [--idempotency] [--profile 300]
 
 Not a test and not run in CI. Prerequisites: PostgreSQL reachable through DATABASE_URL by a
 role that may create databases, and the load tool ``wrk`` (Debian: ``apt-get install wrk``);
@@ -215,13 +215,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_gunicorn(port: int, workers: int) -> subprocess.Popen:
+def start_gunicorn(port: int, workers: int, threads: int = 1) -> subprocess.Popen:
     gunicorn = ROOT / ".venv" / "bin" / "gunicorn"
     command = [
         str(gunicorn if gunicorn.exists() else shutil.which("gunicorn") or "gunicorn"),
         "scorekeeper.wsgi:application",
         "--bind", f"127.0.0.1:{port}",
         "--workers", str(workers),
+        "--threads", str(threads),
         "--log-level", "warning",
     ]  # fmt: skip
     server = subprocess.Popen(command, cwd=ROOT, env=os.environ.copy(), start_new_session=True)
@@ -443,6 +444,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=20000, help="at most this many per endpoint")
     parser.add_argument("--connections", type=int, default=4, help="concurrent connections (default 4)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
+    parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker (default 1)")
     parser.add_argument("--idempotency", action="store_true", help="send a unique Idempotency-Key")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="also profile N hands in-process")
     parser.add_argument("--tool", choices=["auto", "wrk", "python"], default="auto")
@@ -474,7 +476,7 @@ def main() -> None:
         if args.profile:
             profile(token, profile_ids, body)
         port = free_port()
-        server = start_gunicorn(port, args.workers)
+        server = start_gunicorn(port, args.workers, args.threads)
         base = f"http://127.0.0.1:{port}"
         load = run_wrk if tool == "wrk" else run_python
         print(
