@@ -27,6 +27,7 @@ import contextlib
 import functools
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, connections, transaction
@@ -187,7 +188,7 @@ def match_recompute(*, match: Match | int, by=None) -> dict[str, int]:
 # -- hands -----------------------------------------------------------------------------
 def hand_record(
     *,
-    match: Match | int,
+    match: Match | int | MatchRead,
     record: Any,
     by,
     version: int | None = None,
@@ -199,6 +200,7 @@ def hand_record(
     Errors → ``HandRejected`` (``hand_invalid``); mismatches → ``HandRejected``
     (``score_mismatch``) unless ``accept_declared`` with a reason: then stored ``disputed``
     with the declared values standing (spec 1.6). ``hand.match`` is the updated match.
+    ``match`` may be a ``MatchRead`` made for ``by`` in the same request: it stands for the read.
     """
     reason = (reason or "").strip()
     # With a version, optimistic: read without a lock, then write on condition that the
@@ -207,7 +209,11 @@ def hand_record(
     # would have, for two round trips (BEGIN, COMMIT) less. Without one (the system, an
     # import) the match is locked, so that concurrent writes queue and number hands in turn.
     with transaction.atomic() if version is None else contextlib.nullcontext():
-        match = _read(match, by=by) if version is not None else _lock(match, by=by)
+        if isinstance(match, MatchRead) and version is not None and match.user_pk == _user_pk(by):
+            match = match.match
+        else:
+            pk = match.match.pk if isinstance(match, MatchRead) else match
+            match = _read(pk, by=by) if version is not None else _lock(pk, by=by)
         _require_scorer(match, by)
         _require_version(match, version)
         if match.status == Match.Status.VOID:
@@ -344,10 +350,7 @@ def _lock(match: Match | int, *, by=None) -> Match:
 
 def _read(match: Match | int, *, by=None, lock: bool = False) -> Match:
     """The match row read in one statement with its ``seat_count`` and whether ``by`` is a
-    scorer (``is_scorer``); locked (``FOR UPDATE``) when ``lock``.
-
-    The subqueries lock nothing and read the statement's snapshot: right for the seats (fixed
-    when the match is created) and the scorers (only ever added).
+    scorer (``is_scorer``, see ``match_read_columns``); locked (``FOR UPDATE``) when ``lock``.
 
     Hand-written SQL (read by ``scorekeeper.rawrows``) because this runs on every write and
     the ORM spent longer compiling the same query (``select_for_update(of=("self",))
@@ -357,30 +360,66 @@ def _read(match: Match | int, *, by=None, lock: bool = False) -> Match:
     pk = match.pk if isinstance(match, Match) else match
     # An id no bigint holds is no match (as the ORM's get() would say), not a database error.
     row = None
-    if 0 < int(pk) <= MAX_ID:
+    if is_match_id(pk):
         reader, sql = _read_query(lock)
         using = Match.objects.db
         with connections[using].cursor() as cursor:
-            cursor.execute(sql, [by.pk if getattr(by, "is_authenticated", False) else None, pk])
+            cursor.execute(sql, [_user_pk(by), pk])
             row = cursor.fetchone()
     if row is None:
         raise errors.NotFound(f"no match {pk}", field="match", code="match_not_found")
     return reader.read(row, using)
 
 
+def is_match_id(pk: Any) -> bool:
+    """Whether ``pk`` can be a match's id at all (ids are positive PostgreSQL bigints)."""
+    return 0 < int(pk) <= MAX_ID
+
+
+@dataclass(frozen=True)
+class MatchRead:
+    """A match as a write reads it for the user ``user_pk`` (``_read``, no lock), made ahead of
+    the write: the API's token look-up reads it in the same statement as the token's user
+    (api/authentication.py) and ``hand_record`` takes it for its own read. Safe however old,
+    because the write is conditional on the version read: a stale one is a version conflict.
+    """
+
+    match: Match
+    user_pk: int | None
+
+
+def match_read_columns(user: str) -> tuple[RowReader, str]:
+    """The select list of a match read, the match aliased ``m``: its columns, its seat count and
+    whether the user the SQL expression ``user`` names scores it; the reader reads them back.
+
+    The subqueries lock nothing and read the statement's snapshot: right for the seats (fixed
+    when the match is created) and the scorers (only ever added).
+    """
+    reader = _match_reader()
+    columns = (
+        f"{reader.columns},"
+        f" (SELECT count(*) FROM {Seat._meta.db_table} s WHERE s.match_id = m.id),"
+        f" EXISTS (SELECT 1 FROM {Match.scorers.through._meta.db_table} x"
+        f"  WHERE x.match_id = m.id AND x.user_id = {user})"
+    )
+    return reader, columns
+
+
+@functools.cache
+def _match_reader() -> RowReader:
+    return RowReader(Match, "m", extra=[("seat_count", None), ("is_scorer", None)])
+
+
 @functools.cache
 def _read_query(lock: bool) -> tuple[RowReader, str]:
     connection = transaction.get_connection()
-    reader = RowReader(Match, "m", extra=[("seat_count", None), ("is_scorer", None)])
+    reader, columns = match_read_columns("%s")
     for_update = " FOR UPDATE OF m" if lock and connection.features.has_select_for_update_of else ""
-    sql = (
-        f"SELECT {reader.columns},"
-        f" (SELECT count(*) FROM {Seat._meta.db_table} s WHERE s.match_id = m.id),"
-        f" EXISTS (SELECT 1 FROM {Match.scorers.through._meta.db_table} x"
-        f"  WHERE x.match_id = m.id AND x.user_id = %s)"
-        f" FROM {Match._meta.db_table} m WHERE m.id = %s{for_update}"
-    )
-    return reader, sql
+    return reader, f"SELECT {columns} FROM {Match._meta.db_table} m WHERE m.id = %s{for_update}"
+
+
+def _user_pk(by) -> int | None:
+    return by.pk if getattr(by, "is_authenticated", False) else None
 
 
 def _require_scorer(match: Match, by) -> None:
