@@ -517,25 +517,24 @@ def _ruleset_for(ruleset_class, preset: str, options: str, seats: int):
 def _accepted_evaluation(game, state, record, accept_declared: bool, reason: str):
     """The engine's evaluation if the hand may be stored; raises HandRejected/ReasonRequired."""
     ev = game.evaluate(state, record, accept_declared=bool(accept_declared))
-    result = ev.to_dict()
     if ev.errors:
         first = ev.errors[0]
         raise errors.HandRejected(
-            first.message, evaluation=result, code="hand_invalid", field=errors.record_field(first.path)
+            first.message, evaluation=ev.to_dict(), code="hand_invalid", field=errors.record_field(first.path)
         )
     if ev.mismatches:
         seats = ", ".join(str(m.seat) for m in ev.mismatches)
         if not accept_declared:
             raise errors.HandRejected(
                 f"declared scores differ from the rules for seat(s) {seats}: {ev.mismatches[0].explanation}",
-                evaluation=result,
+                evaluation=ev.to_dict(),
                 code="score_mismatch",
             )
         if not reason:
             raise errors.ReasonRequired(
                 "accepting declared scores over the rules needs a reason",
                 field="reason",
-                mismatches=result["mismatches"],
+                mismatches=ev.to_dict()["mismatches"],
             )
     return ev
 
