@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, connections, transaction
+from django.db import connections, transaction
 from django.utils import timezone
 
 from scorekeeper.rawrows import RowReader
@@ -300,16 +300,12 @@ def idempotency_claim(
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("idempotency_claim must run inside the transaction of the write it guards")
     owner = user if getattr(user, "is_authenticated", False) else None
+    claim = IdempotencyKey(
+        user=owner, key=key, fingerprint=fingerprint, method=method, path=path[:255], status_code=0
+    )
     for _ in range(3):
-        try:
-            with transaction.atomic():
-                entry = IdempotencyKey.objects.create(
-                    user=owner, key=key, fingerprint=fingerprint, method=method, path=path[:255],
-                    status_code=0,
-                )  # fmt: skip
-            return entry, True
-        except IntegrityError:
-            pass
+        if _insert_unless_taken(claim):
+            return claim, True
         entry = IdempotencyKey.objects.filter(user=owner, key=key).first()
         if entry is None:  # the first holder rolled back in between: claim again
             continue
@@ -323,6 +319,34 @@ def idempotency_claim(
     raise errors.Conflict(
         "the Idempotency-Key is in use by a concurrent request; retry", field="Idempotency-Key"
     )
+
+
+def _insert_unless_taken(entry: IdempotencyKey) -> bool:
+    """INSERT ``entry`` unless a unique index already holds its user and key; whether it did.
+
+    One ``INSERT … ON CONFLICT DO NOTHING`` (PostgreSQL, SQLite): the ORM's create() would
+    need a savepoint around it, two more round trips, because a unique violation aborts a
+    PostgreSQL transaction. A key held by a concurrent transaction makes it wait for that
+    transaction's end, then insert if it rolled back.
+    """
+    connection = transaction.get_connection()
+    fields = [f for f in IdempotencyKey._meta.concrete_fields if not f.primary_key]
+    values = [f.get_db_prep_save(f.pre_save(entry, add=True), connection) for f in fields]
+    columns = ", ".join(f'"{f.column}"' for f in fields)
+    holes = ", ".join(["%s"] * len(fields))
+    sql = (
+        f'INSERT INTO "{IdempotencyKey._meta.db_table}" ({columns}) VALUES ({holes})'
+        ' ON CONFLICT DO NOTHING RETURNING "id"'
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    entry.pk = row[0]
+    entry._state.adding = False
+    entry._state.db = connection.alias
+    return True
 
 
 def idempotency_store(
