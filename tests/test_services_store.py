@@ -105,3 +105,20 @@ def test_on_postgresql_the_read_and_the_write_become_prepared_statements(tally_m
         prepared = [row[0] for row in cursor.fetchall()]
     assert any(s.startswith("SELECT m.") and "matches_match_scorers" in s for s in prepared)
     assert any(s.startswith('WITH match AS (UPDATE "matches_match"') for s in prepared)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the one-statement write is PostgreSQL's")
+def test_the_writes_parameters_are_what_get_db_prep_save_gives(tally_match, user):
+    from psycopg.types.json import Jsonb
+
+    stored = hand_record(match=tally_match, record=hand([3, 1]), by=user, version=0, reason=" ")
+    audit = AuditEntry.objects.get(hand=stored)
+    _, match_fields, hand_fields, audit_fields = services._store_recorded_sql()
+
+    def plain(value):
+        return ("jsonb", value.obj) if isinstance(value, Jsonb) else value
+
+    for instance, fields in ((stored.match, match_fields), (stored, hand_fields), (audit, audit_fields)):
+        lean = services._db_values(instance, fields, connection)
+        general = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
+        assert list(map(plain, lean)) == list(map(plain, general))
