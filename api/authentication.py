@@ -45,15 +45,14 @@ class TokenAuthentication(authentication.TokenAuthentication):
             row = cursor.fetchone()
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        user_columns = len(user_reader.fields) + len(user_reader.extra)
-        user = user_reader.read(row[:user_columns], using)
+        user = user_reader.read(row[: user_reader.width], using)
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         token = Token(key=key, user=user, created=user.token_created)
         token._state.adding = False
         token._state.db = using
-        if match_pk is not None and row[user_columns] is not None:  # NULLs: no such match
-            match = match_reader.read(row[user_columns:], using)
+        if match_pk is not None and row[user_reader.width] is not None:  # NULLs: no such match
+            match = match_reader.read(row[user_reader.width :], using)
             self.request.match_read = services.MatchRead(match=match, user_pk=user.pk)
         return user, token
 

@@ -28,6 +28,8 @@ class RowReader:
         self.names = [f.attname for f in self.fields]
         self.extra = list(extra)
         self.columns = ", ".join(f'{alias}."{f.column}"' for f in self.fields)
+        #: How many values of a row are the reader's: the model's columns and the extra ones.
+        self.width = len(self.fields) + len(self.extra)
         self._converters: dict[str, list[tuple[int, list, Any]]] = {}
 
     def read(self, row: Sequence[Any], using: str) -> Model:
