@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 
 from django.contrib.auth import get_user_model
-from django.db import connections, router
+from django.db import router
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.drainage import set_override
 from rest_framework import authentication, exceptions
@@ -26,7 +26,7 @@ from rest_framework.authtoken.models import Token
 
 from scorekeeper.matches import services
 from scorekeeper.matches.models import Match
-from scorekeeper.rawrows import RowReader
+from scorekeeper.rawrows import RowReader, fetch_one
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
@@ -40,9 +40,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
         match_pk = _match_to_read_ahead(getattr(self, "request", None))
         user_reader, match_reader, sql = _token_user_query(read_ahead=match_pk is not None)
         using = router.db_for_read(Token)
-        with connections[using].cursor() as cursor:
-            cursor.execute(sql, [match_pk, key] if match_pk is not None else [key])
-            row = cursor.fetchone()
+        row = fetch_one(using, sql, [match_pk, key] if match_pk is not None else [key])
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         user = user_reader.read(row[: user_reader.width], using)

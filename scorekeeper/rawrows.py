@@ -6,7 +6,7 @@ works it out once per model and database: the statement selects ``reader.columns
 (every concrete field, in order), then any extra columns the reader was told about, and
 ``reader.read`` turns a fetched row into an instance exactly as the ORM would (the backend's
 converters applied: JSON decoded, SQLite's datetimes made aware and its booleans bools),
-with the extra values set as attributes.
+with the extra values set as attributes. ``fetch_one`` runs such a read.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import connections
+from django.db import InterfaceError, OperationalError, connections
 from django.db.models import Field, Model
 
 
@@ -61,3 +61,33 @@ class RowReader:
                     found.append((position, converters, column))
             self._converters[using] = found
         return found
+
+
+def fetch_one(using: str, sql: str, params: Sequence[Any]) -> tuple | None:
+    """The first row of a read, which serves as its own connection health check.
+
+    With ``CONN_HEALTH_CHECKS`` Django pings a reused connection (``SELECT 1``) before a
+    request's first statement. When that statement is this read, outside a transaction, the
+    ping is skipped: a connection that died while idle makes the read fail, and a read is
+    safe to run again, once, on a new connection. The hot path (a token request recording a
+    hand) saves a round trip; every other statement keeps Django's ping.
+    """
+    connection = connections[using]
+    if (
+        connection.connection is not None
+        and connection.health_check_enabled
+        and not connection.health_check_done
+        and not connection.in_atomic_block
+    ):
+        connection.health_check_done = True
+        try:
+            return _fetch_one(connection, sql, params)
+        except (OperationalError, InterfaceError):
+            connection.close()  # what the ping would have done; the retry connects anew
+    return _fetch_one(connection, sql, params)
+
+
+def _fetch_one(connection, sql: str, params: Sequence[Any]) -> tuple | None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()

@@ -1,12 +1,13 @@
 """scorekeeper.rawrows: a row of hand-written SQL read into the instance the ORM would give."""
 
+import psycopg
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from rest_framework.authtoken.models import Token
 
 from scorekeeper.matches.models import Match
 from scorekeeper.matches.services import hand_record
-from scorekeeper.rawrows import RowReader
+from scorekeeper.rawrows import RowReader, fetch_one
 from tests.fakes import hand
 
 pytestmark = pytest.mark.django_db
@@ -50,3 +51,46 @@ def test_an_extra_column_gets_its_fields_converters(user):
     assert read.is_active is True  # a bool, even where the database stores 1
     assert read.token_created == Token.objects.get(pk=token.pk).created
     assert read.token_created.tzinfo is not None
+
+
+@pytest.mark.django_db(transaction=True)  # outside the test's own transaction, as a request's first read
+def test_a_first_read_is_its_own_health_check_and_survives_a_dead_connection(user, monkeypatch):
+    pings = []
+    real_is_usable = connection.is_usable
+    monkeypatch.setattr(connection, "is_usable", lambda: pings.append(1) or real_is_usable())
+    connection.ensure_connection()
+
+    connection.close_if_unusable_or_obsolete()  # what Django does as a request starts
+    assert fetch_one("default", "SELECT username FROM auth_user WHERE id = %s", [user.pk]) == ("ann",)
+    assert pings == [] and connection.health_check_done
+
+    if connection.vendor == "postgresql":  # the server drops the idle connection
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            (pid,) = cursor.fetchone()
+        settings = connection.settings_dict
+        with psycopg.connect(
+            dbname=settings["NAME"], user=settings["USER"], host=settings["HOST"] or None,
+            port=settings["PORT"] or None, password=settings["PASSWORD"] or None, autocommit=True,
+        ) as other:  # fmt: skip
+            other.execute("SELECT pg_terminate_backend(%s)", [pid])
+        connection.close_if_unusable_or_obsolete()
+        assert fetch_one("default", "SELECT username FROM auth_user WHERE id = %s", [user.pk]) == ("ann",)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            assert cursor.fetchone()[0] != pid
+    assert pings == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_in_a_transaction_django_still_pings_first(user, monkeypatch):
+    pings = []
+    real_is_usable = connection.is_usable
+    monkeypatch.setattr(connection, "is_usable", lambda: pings.append(1) or real_is_usable())
+    connection.ensure_connection()
+    connection.close_if_unusable_or_obsolete()
+
+    with transaction.atomic():
+        assert fetch_one("default", "SELECT id FROM auth_user WHERE id = %s", [user.pk]) == (user.pk,)
+    assert fetch_one("default", "SELECT id FROM auth_user WHERE id = %s", [-1]) is None
+    assert pings == [1]  # once, before the read in the transaction; none again after it
