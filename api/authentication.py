@@ -40,7 +40,8 @@ class TokenAuthentication(authentication.TokenAuthentication):
         match_pk = _match_to_read_ahead(getattr(self, "request", None))
         user_reader, match_reader, sql = _token_user_query(read_ahead=match_pk is not None)
         using = router.db_for_read(Token)
-        row = fetch_one(using, sql, [match_pk, key] if match_pk is not None else [key])
+        params = [match_pk, key] if match_pk is not None else [key]
+        row = fetch_one(using, sql, params, own_health_check=True)
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         user = user_reader.read(row[: user_reader.width], using)

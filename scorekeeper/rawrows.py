@@ -6,7 +6,7 @@ works it out once per model and database: the statement selects ``reader.columns
 (every concrete field, in order), then any extra columns the reader was told about, and
 ``reader.read`` turns a fetched row into an instance exactly as the ORM would (the backend's
 converters applied: JSON decoded, SQLite's datetimes made aware and its booleans bools),
-with the extra values set as attributes. ``fetch_one`` runs such a read.
+with the extra values set as attributes. ``fetch_one`` runs such a statement.
 """
 
 from __future__ import annotations
@@ -63,9 +63,10 @@ class RowReader:
         return found
 
 
-def fetch_one(using: str, sql: str, params: Sequence[Any]) -> tuple | None:
-    """The first row of a read, which serves as its own connection health check.
+def fetch_one(using: str, sql: str, params: Sequence[Any], *, own_health_check: bool = False) -> tuple | None:
+    """The first row a hand-written statement returns (None when it returns none).
 
+    With ``own_health_check`` the statement, a read, is its own connection health check.
     With ``CONN_HEALTH_CHECKS`` Django pings a reused connection (``SELECT 1``) before a
     request's first statement. When that statement is this read, outside a transaction, the
     ping is skipped: a connection that died while idle makes the read fail, and a read is
@@ -74,7 +75,8 @@ def fetch_one(using: str, sql: str, params: Sequence[Any]) -> tuple | None:
     """
     connection = connections[using]
     if (
-        connection.connection is not None
+        own_health_check
+        and connection.connection is not None
         and connection.health_check_enabled
         and not connection.health_check_done
         and not connection.in_atomic_block

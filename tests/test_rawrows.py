@@ -19,6 +19,12 @@ def fetch(sql, params):
         return cursor.fetchone()
 
 
+def read_username(user):
+    return fetch_one(
+        "default", "SELECT username FROM auth_user WHERE id = %s", [user.pk], own_health_check=True
+    )
+
+
 def fields(instance):
     return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
 
@@ -61,7 +67,7 @@ def test_a_first_read_is_its_own_health_check_and_survives_a_dead_connection(use
     connection.ensure_connection()
 
     connection.close_if_unusable_or_obsolete()  # what Django does as a request starts
-    assert fetch_one("default", "SELECT username FROM auth_user WHERE id = %s", [user.pk]) == ("ann",)
+    assert read_username(user) == ("ann",)
     assert pings == [] and connection.health_check_done
 
     if connection.vendor == "postgresql":  # the server drops the idle connection
@@ -75,7 +81,7 @@ def test_a_first_read_is_its_own_health_check_and_survives_a_dead_connection(use
         ) as other:  # fmt: skip
             other.execute("SELECT pg_terminate_backend(%s)", [pid])
         connection.close_if_unusable_or_obsolete()
-        assert fetch_one("default", "SELECT username FROM auth_user WHERE id = %s", [user.pk]) == ("ann",)
+        assert read_username(user) == ("ann",)
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_backend_pid()")
             assert cursor.fetchone()[0] != pid
@@ -91,6 +97,8 @@ def test_in_a_transaction_django_still_pings_first(user, monkeypatch):
     connection.close_if_unusable_or_obsolete()
 
     with transaction.atomic():
-        assert fetch_one("default", "SELECT id FROM auth_user WHERE id = %s", [user.pk]) == (user.pk,)
-    assert fetch_one("default", "SELECT id FROM auth_user WHERE id = %s", [-1]) is None
+        assert fetch_one(
+            "default", "SELECT id FROM auth_user WHERE id = %s", [user.pk], own_health_check=True
+        ) == (user.pk,)
+    assert fetch_one("default", "SELECT id FROM auth_user WHERE id = %s", [-1], own_health_check=True) is None
     assert pings == [1]  # once, before the read in the transaction; none again after it

@@ -30,11 +30,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connections, transaction
+from django.db import transaction
 from django.db.models import JSONField
 from django.utils import timezone
 
-from scorekeeper.rawrows import RowReader
+from scorekeeper.rawrows import RowReader, fetch_one
 from scorekeeper.rules import OptionsInvalid, UnknownGame, find_ruleset
 from scorekeeper.rules.fields import is_int
 
@@ -339,9 +339,7 @@ def _insert_unless_taken(entry: IdempotencyKey) -> bool:
         f'INSERT INTO "{IdempotencyKey._meta.db_table}" ({columns}) VALUES ({holes})'
         ' ON CONFLICT DO NOTHING RETURNING "id"'
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
-        row = cursor.fetchone()
+    row = fetch_one(connection.alias, sql, values)
     if row is None:
         return False
     entry.pk = row[0]
@@ -388,9 +386,7 @@ def _read(match: Match | int, *, by=None, lock: bool = False) -> Match:
     if is_match_id(pk):
         reader, sql = _read_query(lock)
         using = Match.objects.db
-        with connections[using].cursor() as cursor:
-            cursor.execute(sql, [_user_pk(by), pk])
-            row = cursor.fetchone()
+        row = fetch_one(using, sql, [_user_pk(by), pk])
     if row is None:
         raise errors.NotFound(f"no match {pk}", field="match", code="match_not_found")
     return reader.read(row, using)
@@ -696,9 +692,7 @@ def _store_recorded(match: Match, hand: Hand, by) -> bool:
         *_db_values(hand, hand_fields, connection),
         *_db_values(audit, audit_fields, connection),
     ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
+    row = fetch_one(connection.alias, sql, params)
     if row is None:
         match.version = read_version
         return False
