@@ -331,14 +331,8 @@ def _insert_unless_taken(entry: IdempotencyKey) -> bool:
     transaction's end, then insert if it rolled back.
     """
     connection = transaction.get_connection()
-    fields = [f for f in IdempotencyKey._meta.concrete_fields if not f.primary_key]
+    sql, fields = _insert_unless_taken_sql()
     values = [f.get_db_prep_save(f.pre_save(entry, add=True), connection) for f in fields]
-    columns = ", ".join(f'"{f.column}"' for f in fields)
-    holes = ", ".join(["%s"] * len(fields))
-    sql = (
-        f'INSERT INTO "{IdempotencyKey._meta.db_table}" ({columns}) VALUES ({holes})'
-        ' ON CONFLICT DO NOTHING RETURNING "id"'
-    )
     row = fetch_one(connection.alias, sql, values)
     if row is None:
         return False
@@ -346,6 +340,20 @@ def _insert_unless_taken(entry: IdempotencyKey) -> bool:
     entry._state.adding = False
     entry._state.db = connection.alias
     return True
+
+
+@functools.cache
+def _insert_unless_taken_sql() -> tuple[str, list]:
+    fields = [f for f in IdempotencyKey._meta.concrete_fields if not f.primary_key]
+    sql = (
+        f'INSERT INTO "{IdempotencyKey._meta.db_table}" ({_column_list(fields)})'
+        f' VALUES ({", ".join(["%s"] * len(fields))}) ON CONFLICT DO NOTHING RETURNING "id"'
+    )
+    return sql, fields
+
+
+def _column_list(fields) -> str:
+    return ", ".join(f'"{f.column}"' for f in fields)
 
 
 def idempotency_store(
@@ -722,9 +730,6 @@ def _store_recorded_sql() -> tuple[str, list, list, list]:
     hand_fields = [f for f in Hand._meta.concrete_fields if not f.primary_key]
     audit_fields = [f for f in AuditEntry._meta.concrete_fields if not f.primary_key and f.name != "hand"]
 
-    def columns(fields):
-        return ", ".join(f'"{f.column}"' for f in fields)
-
     def values(fields):
         types = (f.db_type(connection) for f in fields)
         return ", ".join("%s::" + ("text" if kind.startswith("varchar") else kind) for kind in types)
@@ -733,9 +738,9 @@ def _store_recorded_sql() -> tuple[str, list, list, list]:
         f'WITH match AS (UPDATE "{Match._meta.db_table}" SET '
         + ", ".join(f'"{f.column}" = %s' for f in match_fields)
         + ' WHERE "id" = %s AND "version" = %s RETURNING "id"),'
-        f' hand AS (INSERT INTO "{Hand._meta.db_table}" ({columns(hand_fields)})'
+        f' hand AS (INSERT INTO "{Hand._meta.db_table}" ({_column_list(hand_fields)})'
         f' SELECT {values(hand_fields)} FROM match RETURNING "id"),'
-        f' audit AS (INSERT INTO "{AuditEntry._meta.db_table}" ({columns(audit_fields)}, "hand_id")'
+        f' audit AS (INSERT INTO "{AuditEntry._meta.db_table}" ({_column_list(audit_fields)}, "hand_id")'
         f' SELECT {values(audit_fields)}, hand."id" FROM hand)'
         ' SELECT "id" FROM hand'
     )
