@@ -79,3 +79,15 @@ def require_services(*, redis: bool = True, why: str = "a separate celery worker
     if os.environ.get("REQUIRE_SERVICES") == "1":
         pytest.fail(f"REQUIRE_SERVICES=1 but {reason}")
     pytest.skip(reason)
+
+
+def other_connection():
+    """A second psycopg connection (autocommit) to the test database, beside Django's own."""
+    import psycopg
+    from django.db import connection
+
+    settings = connection.settings_dict
+    return psycopg.connect(
+        dbname=settings["NAME"], user=settings["USER"], password=settings["PASSWORD"] or None,
+        host=settings["HOST"] or None, port=settings["PORT"] or None, autocommit=True,
+    )  # fmt: skip

@@ -1,6 +1,5 @@
 """scorekeeper.rawrows: a row of hand-written SQL read into the instance the ORM would give."""
 
-import psycopg
 import pytest
 from django.db import connection, transaction
 from rest_framework.authtoken.models import Token
@@ -8,6 +7,7 @@ from rest_framework.authtoken.models import Token
 from scorekeeper.matches.models import Match
 from scorekeeper.matches.services import hand_record
 from scorekeeper.rawrows import RowReader, fetch_one
+from tests.conftest import other_connection
 from tests.fakes import hand
 
 pytestmark = pytest.mark.django_db
@@ -74,11 +74,7 @@ def test_a_first_read_is_its_own_health_check_and_survives_a_dead_connection(use
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_backend_pid()")
             (pid,) = cursor.fetchone()
-        settings = connection.settings_dict
-        with psycopg.connect(
-            dbname=settings["NAME"], user=settings["USER"], host=settings["HOST"] or None,
-            port=settings["PORT"] or None, password=settings["PASSWORD"] or None, autocommit=True,
-        ) as other:  # fmt: skip
+        with other_connection() as other:
             other.execute("SELECT pg_terminate_backend(%s)", [pid])
         connection.close_if_unusable_or_obsolete()
         assert read_username(user) == ("ann",)

@@ -11,7 +11,7 @@ from django.db import connection, transaction
 from scorekeeper.matches import errors, services
 from scorekeeper.matches.models import Hand, Match
 from scorekeeper.matches.services import hand_record, match_scorer_add
-from tests.conftest import require_services
+from tests.conftest import other_connection, require_services
 from tests.fakes import hand
 
 
@@ -52,14 +52,9 @@ def test_a_missing_match_is_not_found_and_a_lock_outside_a_transaction_is_refuse
 @pytest.mark.django_db(transaction=True)
 def test_it_locks_the_match_row_and_nothing_else(tally_match, user):
     require_services(redis=False, why="concurrent transactions")
-    settings = connection.settings_dict
-    dsn = psycopg.conninfo.make_conninfo(
-        dbname=settings["NAME"], user=settings["USER"], password=settings["PASSWORD"] or None,
-        host=settings["HOST"] or None, port=settings["PORT"] or None,
-    )  # fmt: skip
     with transaction.atomic():
         services._lock(tally_match, by=user)
-        with psycopg.connect(dsn, autocommit=True) as other:
+        with other_connection() as other:
             with pytest.raises(psycopg.errors.LockNotAvailable):
                 other.execute("SELECT 1 FROM matches_match WHERE id = %s FOR UPDATE NOWAIT", [tally_match.pk])
             seats = other.execute(
