@@ -8,6 +8,12 @@ same key with another request (method, path, If-Match or parsed body) is a 422.
 Responses are stored whatever their status (a 400 or a 409 is replayed as such); only
 errors raised before the view runs (authentication, permissions) are not, and a 5xx
 rolls the whole transaction back, key included, so a retry runs again.
+
+A view that refuses the request (an exception: 400, 403, 409 …) has its transaction rolled
+back whole, key included, so that nothing it wrote stays; the refusal is then stored under
+the key in a transaction of its own. (A savepoint around the view would keep the key, but
+cost every request two round trips for the sake of the few that fail.) Should a twin claim
+the key in between and commit, its outcome is the key's: both answer with it.
 """
 
 from __future__ import annotations
@@ -49,29 +55,51 @@ def idempotent(post):
                 code="idempotency_key_invalid",
             )
         fingerprint = _fingerprint(request)
-        with transaction.atomic():
-            entry, first = services.idempotency_claim(
+
+        def claim():
+            return services.idempotency_claim(
                 user=request.user, key=key, fingerprint=fingerprint, method=request.method, path=request.path
             )
+
+        refused = None
+        try:
+            with transaction.atomic():
+                entry, first = claim()
+                if not first:
+                    return _replay(entry)
+                try:
+                    response = post(view, request, *args, **kwargs)
+                except Exception as exc:
+                    refused = exc
+                    raise  # out of the transaction: rolled back, key included
+                if response.status_code >= 500:
+                    transaction.set_rollback(True)
+                    return response
+                _store(entry, response)
+            return response
+        except Exception:
+            if refused is None:  # the key's own refusal (reused, busy) or a failed store
+                raise
+        refusal = view.handle_exception(refused)
+        if refusal.status_code >= 500:
+            return refusal
+        with transaction.atomic():
+            entry, first = claim()
             if not first:
                 return _replay(entry)
-            try:
-                with transaction.atomic():
-                    response = post(view, request, *args, **kwargs)
-            except Exception as exc:
-                response = view.handle_exception(exc)
-            if response.status_code >= 500:
-                transaction.set_rollback(True)
-                return response
-            services.idempotency_store(
-                entry=entry,
-                status_code=response.status_code,
-                response=_jsonable(response.data),
-                headers={h: response[h] for h in REPLAYED_HEADERS if response.has_header(h)},
-            )
-        return response
+            _store(entry, refusal)
+        return refusal
 
     return wrapper
+
+
+def _store(entry, response) -> None:
+    services.idempotency_store(
+        entry=entry,
+        status_code=response.status_code,
+        response=_jsonable(response.data),
+        headers={h: response[h] for h in REPLAYED_HEADERS if response.has_header(h)},
+    )
 
 
 def _fingerprint(request) -> str:

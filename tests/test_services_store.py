@@ -4,6 +4,8 @@ On PostgreSQL they are one statement, elsewhere three ORM writes; either way the
 must be what the returned objects say.
 """
 
+import json
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -116,9 +118,34 @@ def test_the_writes_parameters_are_what_get_db_prep_save_gives(tally_match, user
     _, match_fields, hand_fields, audit_fields = services._store_recorded_sql()
 
     def plain(value):
-        return ("jsonb", value.obj) if isinstance(value, Jsonb) else value
+        """A JSON parameter as the value its text stands for: jsonb keeps that, not the text."""
+        if isinstance(value, Jsonb):
+            text = value.dumps(value.obj)
+            return "jsonb", json.loads(text), value.obj
+        return value
 
     for instance, fields in ((stored.match, match_fields), (stored, hand_fields), (audit, audit_fields)):
         lean = services._db_values(instance, fields, connection)
         general = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
         assert list(map(plain, lean)) == list(map(plain, general))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"scores": [3, 1], "note": "quatorze — é \u2028", "ratio": 0.1, "none": None, "yes": True},
+        {"big": 2**70},  # beyond orjson's 64 bits: json.dumps writes it
+        {1: "a key that is not a string"},  # json.dumps makes it "1"
+        [],
+    ],
+)
+def test_json_text_is_the_value_json_dumps_would_write(value):
+    text = services._json_text_for(None)(value)
+    assert json.loads(text) == json.loads(json.dumps(value))
+
+
+def test_json_text_refuses_what_json_dumps_refuses():
+    import datetime
+
+    with pytest.raises(TypeError):
+        services._json_text_for(None)({"at": datetime.datetime(2026, 11, 29)})

@@ -117,3 +117,67 @@ def test_every_post_takes_the_key(ann, anon, bob, tally_match, user, django_user
         assert retry["Idempotent-Replayed"] == "true"
     assert Match.objects.get(pk=tally_match.pk).version == 5
     assert Hand.objects.filter(match=tally_match).count() == 3  # hand 1 in two versions, hand 2
+
+
+def test_a_refused_request_keeps_none_of_its_writes_and_is_replayed_refused(ann, tally_match, monkeypatch):
+    """A view that wrote, then refused: the write is rolled back, the refusal stored under the key."""
+    from scorekeeper.matches import errors, services
+
+    def write_then_refuse(**kwargs):
+        Player.objects.create(name="Written before the refusal")
+        raise errors.Invalid("refused after a write", field="record", code="hand_invalid")
+
+    monkeypatch.setattr(services, "hand_record", write_then_refuse)
+    first = post_hand(ann, tally_match, [3, 1], "k-1")
+    monkeypatch.undo()
+    retry = post_hand(ann, tally_match, [3, 1], "k-1")
+
+    assert_error(first, 400, "hand_invalid")
+    assert (retry.status_code, retry.json()) == (400, first.json())
+    assert retry["Idempotent-Replayed"] == "true"
+    assert not Player.objects.filter(name="Written before the refusal").exists()
+    assert not Hand.objects.filter(match=tally_match).exists()
+    assert IdempotencyKey.objects.get(key="k-1").status_code == 400
+
+
+def test_an_outcome_a_twin_stored_after_the_refusal_is_the_keys(ann, tally_match, user, monkeypatch):
+    """Between the rollback of a refused request and the storing of its refusal, a twin may
+    claim the key and commit: the refused request then answers with the twin's outcome."""
+    from scorekeeper.matches import services
+
+    claim = services.idempotency_claim
+    calls = []
+
+    def twin_commits_before_the_second_claim(**kwargs):
+        calls.append(kwargs["key"])
+        if len(calls) == 2:  # the twin ran and recorded the hand in the meantime
+            entry, _ = claim(**kwargs)
+            services.hand_record(match=tally_match, record=hand([3, 1]), by=user, version=0)
+            services.idempotency_store(entry=entry, status_code=201, response={"by": "the twin"})
+        return claim(**kwargs)
+
+    monkeypatch.setattr(services, "idempotency_claim", twin_commits_before_the_second_claim)
+    response = post_hand(ann, tally_match, [3, 1], "k-1", version=5)  # stale: 409, then the twin
+
+    assert (response.status_code, response.json()) == (201, {"by": "the twin"})
+    assert response["Idempotent-Replayed"] == "true"
+    assert Hand.objects.filter(match=tally_match).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_recording_with_a_key_on_postgresql_takes_no_savepoint(ann, tally_match):
+    """The key's transaction holds the claim, the one-statement write and the stored answer."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    if connection.vendor != "postgresql":
+        pytest.skip("elsewhere the write is three ORM statements in a transaction of their own")
+
+    with CaptureQueriesContext(connection) as queries:
+        assert post_hand(ann, tally_match, [3, 1], "k-1").status_code == 201
+
+    statements = [q["sql"] for q in queries.captured_queries]
+    assert not [s for s in statements if "SAVEPOINT" in s.upper()]
+    kinds = [s.split()[0] for s in statements]
+    # token and match; then in one transaction the claim, the write, the stored answer
+    assert kinds == ["SELECT", "BEGIN", "INSERT", "WITH", "UPDATE", "COMMIT"]
