@@ -186,11 +186,15 @@ def bare_last_id() -> int:
     return last
 
 
-def stored_rate(kind: str, *, match_ids: list[int] = (), after_id: int = 0) -> dict:
+def stored_rate(kind: str, answered: int, *, match_ids: list[int] = (), after_id: int = 0) -> dict:
     """Rows a phase wrote and their rate, from the database's own timestamps.
 
     wrk measures its rate over the whole ``-d`` even when the script stops it early at the
-    request limit, so the rate is taken from the first and last row written instead.
+    request limit, so the rate is taken from the rows instead: from the first to the
+    ``answered``-th, in the order they were written. The few rows past it are requests in
+    flight when the load tool stopped, some of which the server only gets when the tool
+    closes its connections at the end of ``-d``, seconds later: counting up to them would
+    stretch the phase.
     """
     from django.db import connection
 
@@ -199,18 +203,19 @@ def stored_rate(kind: str, *, match_ids: list[int] = (), after_id: int = 0) -> d
     with connection.cursor() as cursor:
         if kind == "api":
             cursor.execute(
-                "SELECT count(*), count(DISTINCT match_id), min(recorded_at), max(recorded_at) "
-                "FROM matches_hand WHERE match_id = ANY(%s)",
+                "SELECT recorded_at, match_id FROM matches_hand WHERE match_id = ANY(%s) ORDER BY 1",
                 [list(match_ids)],
             )
         else:
-            cursor.execute(
-                f"SELECT count(*), count(*), min(created_at), max(created_at) FROM {TABLE} WHERE id > %s",
-                [after_id],
-            )
-        count, distinct, first, last = cursor.fetchone()
-    span = (last - first).total_seconds() if count > 1 else 0.0
-    return {"rows": count, "distinct": distinct, "rate": (count - 1) / span if span else 0.0}
+            cursor.execute(f"SELECT created_at, id FROM {TABLE} WHERE id > %s ORDER BY 1", [after_id])
+        rows = cursor.fetchall()
+    counted = rows[: max(answered, 2)]
+    span = (counted[-1][0] - counted[0][0]).total_seconds() if len(counted) > 1 else 0.0
+    return {
+        "rows": len(rows),
+        "distinct": len({key for _, key in rows}),
+        "rate": (len(counted) - 1) / span if span else 0.0,
+    }
 
 
 # -- server ----------------------------------------------------------------------------
@@ -502,10 +507,10 @@ def main() -> None:
             match_ids = ids[n * pool : (n + 1) * pool]  # every request to a fresh match
             paths = [f"/api/v1/matches/{pk}/hands" for pk in match_ids]
             api = load(base, paths, body, token, args, args.requests)
-            api["db"] = stored_rate("api", match_ids=match_ids)
+            api["db"] = stored_rate("api", api["requests"], match_ids=match_ids)
             before = bare_last_id()
             bare = load(base, ["/bench/bare"], body, "", args, args.requests)
-            bare["db"] = stored_rate("bare", after_id=before)
+            bare["db"] = stored_rate("bare", bare["requests"], after_id=before)
             rounds.append((api, bare))
     finally:
         if server is not None:
