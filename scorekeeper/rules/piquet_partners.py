@@ -258,6 +258,7 @@ class PiquetVoleur(Ruleset):
     title = "Piquet voleur (four-hand partnership piquet)"
     seat_counts = (4,)
     Options = VoleurOptions
+    partnerships = tuple(team_of(seat) for seat in range(4))
     record_schema: ClassVar[dict[str, Any]] = _record_schema(
         "piquet-voleur hand record", 4, blanche_list="8-card hands", min_point=2, tricks=8
     )

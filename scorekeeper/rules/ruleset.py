@@ -46,6 +46,9 @@ class Ruleset:
     Options: ClassVar[type[GameOptions]]
     #: JSON-schema-like description of a hand record, for the catalog.
     record_schema: ClassVar[dict[str, Any]] = {}
+    #: Partnership games: the team of each seat position, fixed by the rules; None when
+    #: every player plays for themselves. The one place the rest of the service learns teams.
+    partnerships: ClassVar[tuple[int, ...] | None] = None
 
     def __init__(self, options: GameOptions | None = None, seats: int | None = None):
         self.options = options if options is not None else self.Options.preset("classic")
