@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI's files, served locally (no CDN)
     "scorekeeper.matches",
+    "scorekeeper.outbox",
     "ratings",
     "api",
 ]
@@ -226,15 +227,44 @@ else:
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
+# Nothing is lost (Celery's own guidance; our tasks are idempotent): a task is acknowledged
+# only after it ran, and one whose worker died (SIGKILL, OOM) goes back to the queue.
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Redis redelivers a task not acknowledged within this many seconds (to another worker): longer
+# than any task runs (a full recompute of a pool takes seconds), shorter than we'd wait.
+CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 900)
+# Short broker timeouts: an enqueue with Redis down fails in well under a second, and the
+# outbox's sweep hands the work over later (scorekeeper/outbox).
+CELERY_BROKER_CONNECTION_TIMEOUT = 0.5
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+    "socket_connect_timeout": 0.5,
+    "socket_timeout": 5,
+    "max_retries": 0,
+}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 0.5
+CELERY_REDIS_SOCKET_TIMEOUT = 5
+# The result store reconnects 20 times a second apart by default: 19 s of a request waiting.
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "retry_policy": {"max_retries": 1, "interval_start": 0.1, "interval_step": 0.1, "interval_max": 0.2},
+}
+CELERY_TASK_PUBLISH_RETRY = False
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 24 * 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    "outbox-sweep": {"task": "outbox.sweep", "schedule": 60.0},
+}
+# The outbox (scorekeeper/outbox): a message is left this many seconds to the dispatch after
+# its own commit before the sweep takes it, and handed over again when its task has not
+# finished this many seconds after the last hand-over (a dead worker, a Redis that lost it).
+OUTBOX_GRACE = env_int("OUTBOX_GRACE", 10)
+OUTBOX_REDELIVER_AFTER = env_int("OUTBOX_REDELIVER_AFTER", CELERY_VISIBILITY_TIMEOUT + 60)
 
 LOGGING = {
     "version": 1,

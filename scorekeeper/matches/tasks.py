@@ -5,10 +5,13 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
+from scorekeeper.outbox.tasks import OutboxTask
+
 from . import services
 
 
 @shared_task(
+    base=OutboxTask,
     acks_late=True,
     autoretry_for=(OperationalError,),
     retry_backoff=True,

@@ -1,0 +1,11 @@
+from django.contrib import admin
+
+from scorekeeper.matches.admin import ReadOnlyAdmin
+
+from .models import OutboxMessage
+
+
+@admin.register(OutboxMessage)
+class OutboxMessageAdmin(ReadOnlyAdmin):
+    list_display = ["id", "task", "kwargs", "created_at", "dispatched_at", "attempts", "done_at"]
+    list_filter = ["task", ("done_at", admin.EmptyFieldListFilter)]

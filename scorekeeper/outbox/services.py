@@ -1,0 +1,73 @@
+"""Writes to the outbox (HackSoft style: keyword-only ``outbox_<action>``)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from .models import OutboxMessage
+
+log = logging.getLogger(__name__)
+
+
+def outbox_enqueue(*, task: str, kwargs: dict[str, Any] | None = None) -> OutboxMessage:
+    """Store a message for ``task`` in the caller's transaction; hand it to Celery after the commit.
+
+    The hand-over never raises: when the broker cannot take it, the message stays pending for
+    ``outbox_sweep``.
+    """
+    message = OutboxMessage.objects.create(task=task, kwargs=kwargs or {})
+    transaction.on_commit(lambda: outbox_dispatch(messages=[message]))
+    return message
+
+
+def outbox_dispatch(*, messages: Iterable[OutboxMessage]) -> int:
+    """Hand ``messages`` to the broker; how many it took. Failures are logged and kept on the row."""
+    from scorekeeper.celery import app
+
+    sent = 0
+    for message in messages:
+        now = timezone.now()
+        try:
+            task = app.tasks[message.task]
+            # retry=False: with Redis down, fail at once (short connect timeouts in settings)
+            # instead of retrying while the request waits; the sweep retries later.
+            task.apply_async(kwargs={**message.kwargs, "outbox_id": message.pk}, retry=False)
+        except Exception as exc:  # the broker is down, or an eager task failed: both wait for the sweep
+            log.warning("outbox message %s (%s) not dispatched: %r", message.pk, message.task, exc)
+            OutboxMessage.objects.filter(pk=message.pk).update(
+                attempts=F("attempts") + 1, last_error=repr(exc)[:2000]
+            )
+            continue
+        # Not conditional on done_at: an eager task (no Redis) has already run and marked it.
+        OutboxMessage.objects.filter(pk=message.pk).update(dispatched_at=now, attempts=F("attempts") + 1)
+        sent += 1
+    return sent
+
+
+def outbox_done(*, message_id: int) -> None:
+    """Mark a message done: its task ran to the end."""
+    OutboxMessage.objects.filter(pk=message_id, done_at__isnull=True).update(done_at=timezone.now())
+
+
+def outbox_sweep(*, batch: int = 500) -> dict[str, int]:
+    """Hand over again what is still pending: never dispatched (the broker was down), or
+    dispatched longer ago than ``OUTBOX_REDELIVER_AFTER`` seconds without finishing (the worker
+    died, Redis lost its queue). Messages younger than ``OUTBOX_GRACE`` seconds are left to the
+    dispatch after their own commit."""
+    now = timezone.now()
+    grace = now - timedelta(seconds=settings.OUTBOX_GRACE)
+    stale = now - timedelta(seconds=settings.OUTBOX_REDELIVER_AFTER)
+    due = list(
+        OutboxMessage.objects.filter(done_at__isnull=True, created_at__lt=grace)
+        .filter(Q(dispatched_at__isnull=True) | Q(dispatched_at__lt=stale))
+        .order_by("created_at", "id")[:batch]
+    )
+    return {"due": len(due), "dispatched": outbox_dispatch(messages=due)}

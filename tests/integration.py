@@ -1,0 +1,128 @@
+"""Real processes for the integration tests: a celery worker on the test database, and a Redis
+server of the test's own that it may stop and start again (the machine's Redis is shared).
+
+Both need PostgreSQL (the worker is another process, so it cannot see SQLite's in-memory test
+database); ``require_services`` skips or, with REQUIRE_SERVICES=1 (CI), fails without it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import quote
+
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_database_url() -> str:
+    """A DATABASE_URL for the test database pytest-django created (test_<name>)."""
+    s = connection.settings_dict
+    auth = quote(s["USER"] or "", safe="")
+    if s["PASSWORD"]:
+        auth += ":" + quote(s["PASSWORD"], safe="")
+    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+test_database_url.__test__ = False  # a helper, not a test
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class RedisServer:
+    """``redis-server`` on a free port, keeping nothing on disk; ``stop()`` and ``start()`` at will."""
+
+    def __init__(self, workdir: Path):
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.workdir = workdir
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise RuntimeError("redis-server is not installed: the integration tests need it")
+        self.process = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--dir", str(self.workdir)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError(f"redis-server did not come up on port {self.port}")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+            self.process = None
+
+
+class WorkerProcess:
+    """A ``celery worker`` (solo pool) on its own queue, so no other worker takes its tasks."""
+
+    def __init__(self, log_path: Path, *, broker_url: str | None = None, beat: bool = False, env=None):
+        self.queue = f"it-{uuid.uuid4().hex[:12]}"
+        self.log_path = log_path
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": test_database_url(),
+            "DJANGO_SETTINGS_MODULE": "scorekeeper.settings",
+            "PYTHONPATH": str(ROOT),
+            **({"REDIS_URL": broker_url} if broker_url else {}),
+            **(env or {}),
+        }
+        self.beat = beat
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        log = open(self.log_path, "a")  # noqa: SIM115  the process holds it
+        self.process = subprocess.Popen(
+            [
+                sys.executable, "-m", "celery", "-A", "scorekeeper", "worker",
+                "--include", "tests.worker_setup",  # registers the tally test game in the worker
+                "--pool", "solo", "--queues", self.queue, "--hostname", f"{self.queue}@%h",
+                "--without-gossip", "--without-mingle", "--loglevel", "INFO",
+                *(["--beat", "--schedule", str(self.log_path.with_suffix(".beat"))] if self.beat else []),
+            ],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        log.close()
+
+    def kill(self) -> None:
+        """SIGKILL: the worker dies mid-task, as in an out-of-memory kill."""
+        if self.process is not None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+            self.process = None
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+    def log(self) -> str:
+        return self.log_path.read_text()[-3000:] if self.log_path.exists() else ""
