@@ -10,17 +10,20 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-LOCALE = Path(settings.LOCALE_PATHS[0])
 TRANSLATED = [code for code, _ in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
 
 
 def po_files(language: str) -> list[Path]:
-    return sorted((LOCALE / language / "LC_MESSAGES").glob("*.po"))
+    """The language's catalogs in every folder of LOCALE_PATHS (the site's, the engine's …)."""
+    pattern = f"{language}/LC_MESSAGES/*.po"
+    return sorted(path for root in settings.LOCALE_PATHS for path in Path(root).glob(pattern))
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
-def test_every_language_has_its_catalog(language):
-    assert [path.name for path in po_files(language)] == ["django.po"]
+def test_every_language_has_its_catalog_in_every_locale_folder(language):
+    folders = [path.parent.parent.parent for path in po_files(language)]
+    assert folders == sorted(map(Path, settings.LOCALE_PATHS))
+    assert {path.name for path in po_files(language)} == {"django.po"}
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
