@@ -25,7 +25,7 @@ from django.utils.safestring import mark_safe
 from scorekeeper.rules import find_ruleset
 from scorekeeper.rules.fields import is_int
 
-from .models import Player
+from ..models import Player
 
 #: Seat radio buttons and per-seat values use these names; "" means "not given".
 BLANK = ""
