@@ -273,6 +273,11 @@ def test_an_anonymous_visitor_is_sent_to_sign_in(client, tally_match, name):
     assert response.url.startswith(reverse("login")) and "next=" in response.url
 
 
+@pytest.mark.parametrize("name", ["hand-new", "match-void", "match-reopen"])
+def test_an_unknown_match_is_a_404_for_an_anonymous_visitor_too(client, db, name):
+    assert client.get(reverse(name, args=[999])).status_code == 404
+
+
 def test_an_anonymous_post_stores_nothing(client, tally_match):
     response = post_hand(client, tally_match, hand([1, 1]))
 
