@@ -303,6 +303,19 @@ def test_adding_an_unknown_user_as_scorer_says_so(scorer, tally_match):
     assert tally_match.scorers.count() == 1
 
 
+def test_adding_an_inactive_user_as_scorer_is_refused_as_in_the_api(scorer, tally_match, other_user):
+    other_user.is_active = False
+    other_user.save()
+
+    response = scorer.post(
+        reverse("match-scorer-add", args=[tally_match.pk]), {"username": "bob"}, follow=True
+    )
+
+    assert "There is no user &#x27;bob&#x27;" in response.content.decode()
+    assert not tally_match.scorers.filter(pk=other_user.pk).exists()
+    assert not AuditEntry.objects.filter(action="scorer_add").exists()
+
+
 def test_only_scorers_may_add_scorers(client, tally_match, other_user):
     client.force_login(other_user)
 

@@ -18,7 +18,6 @@ from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -474,8 +473,8 @@ def _reason_page(request, match: Match, *, void: bool):
 def match_scorer_add(request, match: Match):
     form = ScorerAddForm(request.POST)
     if form.is_valid():
-        User = get_user_model()
-        user = User.objects.filter(**{User.USERNAME_FIELD: form.cleaned_data["username"].strip()}).first()
+        # Only an active user, as in the API: an inactive one reads as unknown there too.
+        user = selectors.user_by_username(username=form.cleaned_data["username"].strip())
         if user is None:
             messages.error(request, f"There is no user {form.cleaned_data['username']!r}.")
         else:
