@@ -100,7 +100,8 @@ def _result_value(key: str, value: Any, seats: list[dict[str, Any]]) -> str:
     if key == "finish_order" and isinstance(value, list):
         return ", ".join(name(s) for s in value)
     if key == "winning_team" and isinstance(value, int):
-        return " and ".join(names[i] for i in range(len(names)) if i % 2 == value)
+        # The teams are the match's own, stored on its seats when it was created.
+        return " and ".join(seat["name"] for seat in seats if seat.get("team") == value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
