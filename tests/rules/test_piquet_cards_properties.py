@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import find_ruleset
 from scorekeeper.rules.errors import UnknownGame
-from scorekeeper.rules.piquet_cards import (
+from scorekeeper.rules.piquet.cards import (
     CARD_NAMES,
     best_point,
     best_run,
@@ -25,10 +25,10 @@ from scorekeeper.rules.piquet_cards import (
     check_card_level,
     hand_mask,
     maximal_declarations,
-    random_real_deal,
 )
 from scorekeeper.rules.result import Evaluation
 
+from .deals import random_real_deal
 from .json_strategies import arbitrary_json, json_scalars
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
