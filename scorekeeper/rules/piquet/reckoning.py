@@ -25,7 +25,7 @@ from .declarations import Declarations
 class ReckoningParams:
     """One row of the table of spec 2.4.
 
-    ``side_of[seat]`` is the seat's side (voleur: teams ``seat % 2``; elsewhere the seat itself).
+    ``side_of[seat]`` is the seat's side (voleur: its team, :data:`VOLEUR_TEAMS`; elsewhere the seat).
     The cards go to the side with strictly more tricks than every other side (two sides: ≥ 7 of
     12, ≥ 5 of 8; three-hand normand: the unique most), capot to a side that won every trick.
     ``first_leader`` is ``"dealer_left"`` or ``"dealer_right"`` (two-hand: the non-dealer either way).

@@ -55,18 +55,24 @@ def _two_hand_schema(extra_properties: dict | None = None, extra_required: tuple
     }
 
 
-_CAPOT_HELP = "capot = 10 for the cards + 40 instead of 40 in all"
-_EXCHANGE_HELP = "who exchanges first"
+# Declared alike by the two-hand games.
+def _capot_additive_option() -> Any:
+    text = "capot = 10 for the cards + 40 instead of 40 in all"
+    return option(False, seed=True, effect="scoring", help=text)
+
+
+def _exchange_order_option() -> Any:
+    return option(
+        "elder_first", seed="dealer_first", effect="recorded", help="who exchanges first",
+        choices=("elder_first", "dealer_first"),
+    )
 
 
 @dataclass(frozen=True)
 class PiquetOptions(GameOptions):
     sets_exclude_aces: bool = sets_exclude_aces_option()
-    capot_additive: bool = option(False, seed=True, effect="scoring", help=_CAPOT_HELP)
-    exchange_order: str = option(
-        "elder_first", seed="dealer_first", effect="recorded", help=_EXCHANGE_HELP,
-        choices=("elder_first", "dealer_first"),
-    )
+    capot_additive: bool = _capot_additive_option()
+    exchange_order: str = _exchange_order_option()
     deals: int = option(6, effect="scoring", minimum=1, help="deals in a partie before the tie rule")
     rubicon: int = option(100, effect="scoring", minimum=1, help="the Rubicon line and the game bonus")
 
@@ -74,11 +80,8 @@ class PiquetOptions(GameOptions):
 @dataclass(frozen=True)
 class AuCentOptions(GameOptions):
     sets_exclude_aces: bool = sets_exclude_aces_option()
-    capot_additive: bool = option(False, seed=True, effect="scoring", help=_CAPOT_HELP)
-    exchange_order: str = option(
-        "elder_first", seed="dealer_first", effect="recorded", help=_EXCHANGE_HELP,
-        choices=("elder_first", "dealer_first"),
-    )
+    capot_additive: bool = _capot_additive_option()
+    exchange_order: str = _exchange_order_option()
     target: int = target_option()
     finish_hand: bool = option(
         False, seed=True, effect="scoring",
@@ -95,7 +98,7 @@ class AuCentOptions(GameOptions):
 @dataclass(frozen=True)
 class AuctionOptions(GameOptions):
     sets_exclude_aces: bool = sets_exclude_aces_option()
-    capot_additive: bool = option(False, seed=True, effect="scoring", help=_CAPOT_HELP)
+    capot_additive: bool = _capot_additive_option()
     exchange: str = option(
         "allowed", seed="none", effect="recorded", choices=("allowed", "none"),
         help="whether players exchange",
