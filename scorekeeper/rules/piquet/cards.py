@@ -363,7 +363,8 @@ def _rank_word(rank: int, plural: bool = False) -> str:
 
 def _rank(value: Any) -> int | None:
     """A declaration rank (lenient, spec 1.3) as an index 0…7, None if not a piquet rank."""
-    return RANK_INDEX.get(piquet_rank(value))
+    index = RANK_INDEX.get(value) if isinstance(value, str) else None  # the usual spelling, fast
+    return index if index is not None else RANK_INDEX.get(piquet_rank(value))
 
 
 def _check_point(point: Any, hands: list[int], ev: Evaluation, names) -> None:
