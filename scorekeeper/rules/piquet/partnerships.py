@@ -264,7 +264,7 @@ def team_totals(totals: list[int]) -> list[int]:
 
 def partners_differ(values: list[int]) -> bool:
     """Whether two partners hold different values (totals or claims)."""
-    return any(len({values[seat] for seat in seats}) > 1 for seats in TEAM_SEATS)
+    return any(values[a] != values[b] for a, b in TEAM_SEATS)
 
 
 @register
