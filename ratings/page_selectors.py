@@ -13,10 +13,11 @@ from typing import Any
 from django.db.models import Count
 
 from scorekeeper.matches.models import Player
+from scorekeeper.rules import RULESETS
 
 from .engine import Rating
 from .models import PlayerRating, RatingHistory, RatingPool
-from .selectors import leaderboard, min_matches
+from .selectors import leaderboard, min_matches, predict
 from .services import rater
 
 
@@ -63,3 +64,31 @@ def player_histories(*, player: Player | int) -> dict[str, list[RatingHistory]]:
 def places_count(history: list[RatingHistory]) -> list[tuple[int, int]]:
     """(place, how many times) over a player's rated matches of one game, best place first."""
     return sorted(Counter(row.place for row in history).items())
+
+
+def table_prediction(*, game: str, seats: list[tuple[str, Any]]) -> dict[str, Any]:
+    """The win probabilities of a table about to start (the new-match page): ``seats`` in seat
+    order as the match form gives them, ``("id", pk)`` of a player or ``("new", name)`` of one
+    not created yet (he has the prior rating). Partnership games predict per team."""
+    ids = [value for kind, value in seats if kind == "id"]
+    known = Player.objects.in_bulk(ids)
+    players = [known[value] if kind == "id" else Player(name=value) for kind, value in seats]
+    ruleset = RULESETS.get(game)
+    teams = getattr(ruleset, "partnerships", None)
+    if teams and len(teams) == len(players):
+        sides = [[p for p, team in zip(players, teams, strict=True) if team == t] for t in sorted(set(teams))]
+    else:
+        sides = [[p] for p in players]
+    prediction = predict(game=game, sides=sides)
+    return {
+        "sides": [
+            {
+                "names": [p["name"] for p in side.players],
+                "win": side.win_probability,
+                "provisional": any(p["provisional"] for p in side.players),
+                "unrated": [p["name"] for p in side.players if not p["matches"]],
+            }
+            for side in prediction.sides
+        ],
+        "draw": prediction.draw_probability,
+    }

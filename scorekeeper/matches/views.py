@@ -25,6 +25,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from ratings.page_selectors import table_prediction
 from scorekeeper.rules import RULESETS, UnknownGame, find_ruleset
 
 from . import errors, selectors, services
@@ -185,9 +186,14 @@ def match_new_game(request, game: str):
         raise Http404(f"unknown game {game!r}") from None
     form = MatchCreateForm(request.POST or None, game=game)
     status = 200
+    prediction = None
     if request.method == "POST":
         status = 400
-        if form.is_valid():
+        if form.is_valid() and "chances" in request.POST:
+            # "Show the chances": the table's win probabilities, nothing created yet.
+            prediction = table_prediction(game=game, seats=form.cleaned_data["seats"])
+            status = 200
+        elif form.is_valid():
             try:
                 match = _create_match(form, request.user)
             except errors.DomainError as exc:
@@ -195,7 +201,7 @@ def match_new_game(request, game: str):
             else:
                 messages.success(request, f"Match created. Deal the first hand! ({match})")
                 return redirect(match)
-    context = {"form": form, "catalog": form.catalog}
+    context = {"form": form, "catalog": form.catalog, "prediction": prediction}
     return render(request, "matches/match_form.html", context, status=status)
 
 
