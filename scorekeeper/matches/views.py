@@ -23,6 +23,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from ratings.page_selectors import table_prediction
@@ -65,12 +66,21 @@ def sheet_context(match: Match) -> dict[str, Any]:
     sheet = selectors.match_score_sheet(match=match)
     names = [seat["name"] for seat in sheet["seats"]]
     n = len(names)
+    # Numbers as text and each hand's link made here, once: a 60-hand sheet has 500 cells, and
+    # the template's per-value localisation and URL reversing were most of its time.
+    hand_url = reverse("hand-detail", args=[match.pk, 0]).removesuffix("0/")
     for hand in sheet["hands"]:
         # A seat's claim is shown only where it differs from the rules: cul declares banks,
         # not the hand's score, so a plain declared column would mislead there.
         claims = {m["seat"]: m["declared"] for m in hand["mismatches"]}
+        hand["label"] = str(hand["number"])
+        hand["url"] = f"{hand_url}{hand['label']}/"
         hand["cells"] = [
-            {"computed": _at(hand["computed"], i), "running": _at(hand["running"], i), "claim": claims.get(i)}
+            {
+                "computed": _text(_at(hand["computed"], i), "–"),
+                "running": _text(_at(hand["running"], i), ""),
+                "claim": _text(claims.get(i), None),
+            }
             for i in range(n)
         ]
         dealer = hand["dealer"]
@@ -80,11 +90,17 @@ def sheet_context(match: Match) -> dict[str, Any]:
             {"who": names[m["seat"]] if 0 <= m.get("seat", -1) < n else "?", "why": _explanation(m)}
             for m in hand["mismatches"]
         ]
+        hand["has_notes"] = bool(hand["errors"] or hand["notes"] or hand["reason"])
+    sheet["columns"] = n + 1
     return {
         "sheet": sheet,
         "result": result_summary(game=match.game, result=sheet["result"], seats=sheet["seats"],
                                  options=match.options),
     }  # fmt: skip
+
+
+def _text(value: Any, none: str | None) -> str | None:
+    return none if value is None else str(value)
 
 
 def _at(values, i: int):
