@@ -25,8 +25,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from openskill.models import PlackettLuce
-
 from ratings import backtest as bt
 from ratings.engine import MatchOutcome, Rater, replay
 
@@ -35,35 +33,17 @@ REPORT_SEEDS = (101, 102)
 
 
 def openskill_loop(matches):
-    model = PlackettLuce()
-    ratings = {}
+    """openskill's ``PlackettLuce().rate()`` over a dict of its ratings, match by match."""
+    predictor = bt.OpenSkillPredictor("PlackettLuce")
     for m in matches:
-        teams = []
-        for side in m.sides:
-            row = []
-            for p in side:
-                r = ratings.get(p)
-                if r is None:
-                    r = ratings[p] = model.rating()
-                row.append(r)
-            teams.append(row)
-        after = model.rate(teams, ranks=list(m.places))
-        for side, new in zip(m.sides, after, strict=True):
-            for p, r in zip(side, new, strict=True):
-                ratings[p] = r
-    return ratings
+        predictor.update(m)
 
 
 def rate_loop(matches):
-    rater = Rater.default()
-    prior = rater.prior()
-    ratings = {}
+    """Our ``Rater.rate`` in the same loop."""
+    predictor = bt.RaterPredictor(Rater.default())
     for m in matches:
-        after = rater.rate([[ratings.get(p, prior) for p in side] for side in m.sides], m.places)
-        for side, new in zip(m.sides, after, strict=True):
-            for p, r in zip(side, new, strict=True):
-                ratings[p] = r
-    return ratings
+        predictor.update(m)
 
 
 def replay_all(matches):
