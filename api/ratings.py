@@ -242,7 +242,7 @@ class Predict(APIView):
 
     @extend_schema(
         request=PredictRequestSerializer,
-        responses={200: PredictionSerializer, **schema.errors(400, 422)},
+        responses={200: PredictionSerializer, **schema.errors(*schema.WRITE_ERRORS)},
         parameters=[schema.IDEMPOTENCY_KEY],
     )
     @idempotent

@@ -26,7 +26,8 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .engine import Rater, Rating
+from .engine import Rater, Rating, first_place_probabilities
+from .refit import Refit, RefitModel
 
 __all__ = [
     "BacktestInputError",
@@ -236,6 +237,26 @@ class EloPredictor:
                 pool[p] = pool.get(p, self.start) + change
 
 
+class RefitPredictor:
+    """The periodic batch refit of ``ratings.refit``, one pool per game."""
+
+    def __init__(self, params: Refit):
+        self.params = params
+        self.pools: dict[str, RefitModel] = {}
+
+    def _pool(self, match: BacktestMatch) -> RefitModel:
+        pool = self.pools.get(match.game)
+        if pool is None:
+            pool = self.pools[match.game] = self.params.model()
+        return pool
+
+    def predict(self, match: BacktestMatch) -> list[float]:
+        return self._pool(match).win_probabilities(match.sides)
+
+    def update(self, match: BacktestMatch) -> None:
+        self._pool(match).update(match.sides, match.places)
+
+
 class OraclePredictor:
     """Knows the true skills: predicts the generator's own probabilities."""
 
@@ -366,36 +387,6 @@ def format_report(report: Report) -> str:
 # -- the synthetic generator ------------------------------------------------------------
 
 
-def _first_place_probabilities(means: Sequence[float], sds: Sequence[float]) -> list[float]:
-    """P(side i has the highest performance), performances independent normals (quadrature)."""
-    n = len(means)
-    if n == 2:
-        p = 0.5 * (1 + math.erf((means[0] - means[1]) / math.sqrt(2 * (sds[0] ** 2 + sds[1] ** 2))))
-        return [p, 1 - p]
-    lo = min(m - 6 * s for m, s in zip(means, sds, strict=True))
-    hi = max(m + 6 * s for m, s in zip(means, sds, strict=True))
-    steps = 96
-    h = (hi - lo) / steps
-    root2 = math.sqrt(2)
-    out = [0.0] * n
-    for k in range(steps + 1):
-        x = lo + k * h
-        w = h * (0.5 if k in (0, steps) else 1.0)
-        cdfs = [0.5 * (1 + math.erf((x - m) / (s * root2))) for m, s in zip(means, sds, strict=True)]
-        for i in range(n):
-            z = (x - means[i]) / sds[i]
-            density = math.exp(-0.5 * z * z) / (sds[i] * 2.5066282746310002)
-            if density < 1e-300:
-                continue
-            prod = density
-            for j in range(n):
-                if j != i:
-                    prod *= cdfs[j]
-            out[i] += w * prod
-    total = sum(out)
-    return [p / total for p in out]
-
-
 @dataclass(frozen=True)
 class Generator:
     """Parameters of ``synthetic``; every figure is in units of one player's performance noise.
@@ -421,8 +412,12 @@ class Generator:
     game: str = "synthetic"
 
 
-def synthetic(seed: int, generator: Generator | None = None) -> list[BacktestMatch]:
-    """Matches with hidden drifting skills; each carries the true first-place probabilities."""
+def synthetic(seed: int, generator: Generator | None = None, with_oracle: bool = True) -> list[BacktestMatch]:
+    """Matches with hidden drifting skills; each carries the true first-place probabilities.
+
+    ``with_oracle=False`` leaves them out (their quadrature is most of the cost): for the
+    speed benchmark, which needs only the matches.
+    """
     g = generator or Generator()
     rng = random.Random(seed)
     skill = [rng.gauss(0, g.spread) for _ in range(g.players)]
@@ -462,8 +457,9 @@ def synthetic(seed: int, generator: Generator | None = None) -> list[BacktestMat
             prev = order[rank - 1] if rank else None
             tie = prev is not None and perf[prev] - perf[i] < g.tie_margin
             places[i] = places[prev] if tie else rank + 1
+        oracle = tuple(first_place_probabilities(means, sds)) if with_oracle else None
         out.append(BacktestMatch(g.game, tuple(tuple(f"p{p}" for p in side) for side in sides),
-                                 tuple(places), tuple(_first_place_probabilities(means, sds))))
+                                 tuple(places), oracle))
     return out
 
 

@@ -39,8 +39,9 @@ _NORMAL = NormalDist()
 #: How ``Rater.win_probabilities`` turns ratings into each side's chance of the first place:
 #: ``plackett-luce`` the model's own first-place probability (softmax of mu / c), chosen by the
 #: back-test; ``pairwise`` openskill's ``predict_win`` (mean of pairwise normal CDFs), which is
-#: overconfident for two sides.
-WIN_FORMULAS = ("plackett-luce", "pairwise")
+#: overconfident for two sides; ``thurstone`` the chance that a side's performance, normal of
+#: mean Σmu and variance Σ(sigma² + beta²), is the highest (by quadrature).
+WIN_FORMULAS = ("plackett-luce", "pairwise", "thurstone")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +76,11 @@ class Rater:
     of the factor that shrinks sigma. ``z`` makes the displayed (conservative) rating
     ``mu − z·sigma``. A player is provisional while he has fewer than ``provisional_matches``
     rated matches or his sigma is above ``provisional_sigma``.
+
+    ``win_scale`` λ sets the scale c of the Plackett–Luce win probabilities (softmax of the
+    sides' mu / c) and expected ranks: ``None`` the update's own c = √Σ(sigma² + beta²), which
+    grows with the number of sides, so that predictions are too sure with two sides and too
+    timid with six; a number, c = λ·√mean(sigma² + beta²), the same for any table size.
     """
 
     name: str = "plackett-luce"
@@ -87,6 +93,7 @@ class Rater:
     win_formula: str = "plackett-luce"
     provisional_matches: int = 5
     provisional_sigma: float = math.inf
+    win_scale: float | None = None
     _beta2: float = field(init=False, repr=False, compare=False)
     _tau2: float = field(init=False, repr=False, compare=False)
 
@@ -94,6 +101,8 @@ class Rater:
         for key in ("sigma", "beta"):
             if not getattr(self, key) > 0:
                 raise ValueError(f"{key} must be > 0, not {getattr(self, key)!r}")
+        if self.win_scale is not None and not self.win_scale > 0:
+            raise ValueError(f"win_scale must be > 0 or None, not {self.win_scale!r}")
         for key in ("tau", "kappa", "z"):
             if not getattr(self, key) >= 0:
                 raise ValueError(f"{key} must be ≥ 0, not {getattr(self, key)!r}")
@@ -201,7 +210,9 @@ class Rater:
             mus.append(m)
             s2s.append(s)
             total += s + self._beta2
-        return mus, s2s, math.sqrt(total)
+        if self.win_scale is None:
+            return mus, s2s, math.sqrt(total)
+        return mus, s2s, self.win_scale * math.sqrt(total / len(sides))
 
     def win_probabilities(self, sides: Sequence[Sequence[Rating]]) -> list[float]:
         """Each side's probability of the first place, summing to 1 (``win_formula``)."""
@@ -212,6 +223,10 @@ class Rater:
             exps = [math.exp((m - top) / c) for m in mus]
             total = sum(exps)
             return [e / total for e in exps]
+        if self.win_formula == "thurstone":
+            scale = 1.0 if self.win_scale is None else self.win_scale
+            sds = [scale * math.sqrt(s + len(side) * self._beta2) for s, side in zip(s2s, sides, strict=True)]
+            return first_place_probabilities(mus, sds)
         n = len(sides)
         b2 = 2 * self._beta2
         wins = []
@@ -285,6 +300,36 @@ def _equalise_ties(
             shift = mean - changes[i]
             out[i] = [Rating(r.mu + shift, r.sigma) for r in out[i]]
     return out
+
+
+def first_place_probabilities(means: Sequence[float], sds: Sequence[float]) -> list[float]:
+    """P(side i has the highest performance), performances independent normals (quadrature)."""
+    n = len(means)
+    if n == 2:
+        p = 0.5 * (1 + math.erf((means[0] - means[1]) / math.sqrt(2 * (sds[0] ** 2 + sds[1] ** 2))))
+        return [p, 1 - p]
+    lo = min(m - 6 * s for m, s in zip(means, sds, strict=True))
+    hi = max(m + 6 * s for m, s in zip(means, sds, strict=True))
+    steps = 96
+    h = (hi - lo) / steps
+    root2 = math.sqrt(2)
+    out = [0.0] * n
+    for k in range(steps + 1):
+        x = lo + k * h
+        w = h * (0.5 if k in (0, steps) else 1.0)
+        cdfs = [0.5 * (1 + math.erf((x - m) / (s * root2))) for m, s in zip(means, sds, strict=True)]
+        for i in range(n):
+            z = (x - means[i]) / sds[i]
+            density = math.exp(-0.5 * z * z) / (sds[i] * 2.5066282746310002)
+            if density < 1e-300:
+                continue
+            prod = density
+            for j in range(n):
+                if j != i:
+                    prod *= cdfs[j]
+            out[i] += w * prod
+    total = sum(out)
+    return [p / total for p in out]
 
 
 # -- replay ---------------------------------------------------------------------------

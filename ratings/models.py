@@ -71,9 +71,18 @@ class PlayerRating(models.Model):
 class RatingHistory(models.Model):
     """One player's part in one rated match of a pool. Rebuilt from the match on on every replay."""
 
-    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="+", db_index=False)
-    player = models.ForeignKey("matches.Player", on_delete=models.CASCADE, related_name="+", db_index=False)
-    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="+", db_index=False)
+    # No foreign-key constraints in the database: a full recompute writes hundreds of thousands of
+    # rows, and PostgreSQL's deferred checks of three keys each doubled its time. The rows are
+    # derived from matches and players that are never deleted, and rebuilt at will.
+    pool = models.ForeignKey(
+        RatingPool, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
+    )
+    player = models.ForeignKey(
+        "matches.Player", on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
+    )
+    match = models.ForeignKey(
+        "matches.Match", on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
+    )
     #: The match's place in the pool's order (with its id): when it first finished.
     finished_at = models.DateTimeField()
     #: His side (0-based, seat order; piquet-voleur: the team) and its place (1-based, ties share).

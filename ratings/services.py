@@ -21,15 +21,19 @@ How ratings follow the matches (README "Ratings"):
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import struct
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 from django.db import connection, transaction
 from django.db.models import Count, F, Max, Min, Q
 from django.utils import timezone
+from psycopg.copy import QueuedLibpqWriter
 
 from scorekeeper.matches.models import Match, Seat
 from scorekeeper.outbox.services import outbox_enqueue, outbox_enqueue_group
@@ -83,7 +87,7 @@ def rating_pool_update(*, game: str) -> dict[str, Any]:
         firsts = _first_events(game, {match for _, match in pending})
         start = min((at, match) for match, at in firsts.items())
         replayed = _replay(pool, start=start)
-        RatingEvent.objects.filter(pk__in=[pk for pk, _ in pending]).update(processed_at=timezone.now())
+        _mark_processed([pk for pk, _ in pending], timezone.now())
     return {"events": len(pending), "replayed": replayed}
 
 
@@ -128,7 +132,7 @@ def rating_pool_recompute(*, pool: RatingPool | int, job: RecomputeJob | int | N
         )
         replayed = _replay(pool, start=None)
         now = timezone.now()
-        RatingEvent.objects.filter(pk__in=pending).update(processed_at=now)
+        _mark_processed(pending, now)
         pool.recomputed_by_id, pool.recomputed_at = job_pk, now
         pool.save(update_fields=["recomputed_by", "recomputed_at"])
         if job_pk is not None:
@@ -137,6 +141,11 @@ def rating_pool_recompute(*, pool: RatingPool | int, job: RecomputeJob | int | N
                 pk=job_pk, done__gte=F("total"), status=RecomputeJob.Status.RUNNING
             ).update(status=RecomputeJob.Status.DONE, finished_at=now)
     return {"pool": pool.game, "replayed": replayed}
+
+
+def _mark_processed(ids: list[int], now) -> None:
+    for i in range(0, len(ids), 10_000):  # a statement takes at most 65,535 parameters
+        RatingEvent.objects.filter(pk__in=ids[i : i + 10_000]).update(processed_at=now)
 
 
 # -- the replay --------------------------------------------------------------------------
@@ -187,6 +196,9 @@ def pool_matches(game: str, start: tuple[datetime, int] | None = None) -> Iterat
         partnerships = find_ruleset(game).partnerships
     except UnknownGame:
         partnerships = None
+    if start is None and connection.vendor == "postgresql":
+        yield from _pool_matches_postgresql(game, partnerships)
+        return
     order = _pool_order(game, start)
     for i in range(0, len(order), CHUNK):
         chunk = order[i : i + CHUNK]
@@ -204,13 +216,40 @@ def pool_matches(game: str, start: tuple[datetime, int] | None = None) -> Iterat
         for at, match in chunk:
             if match not in placements:
                 continue  # void, or no longer finished after a correction
-            outcome = _outcome(match, at, placements[match], sorted(seats.get(match, ())), partnerships)
+            players = [player for _, player in sorted(seats.get(match, ()))]
+            outcome = _outcome(match, at, placements[match], players, partnerships)
             if outcome is not None:
                 yield outcome
 
 
-def _outcome(match, at, placements, seats, partnerships) -> PoolMatch | None:
-    players = [player for _, player in seats]
+#: A whole pool in its order, in one statement streamed from a server-side cursor: each match
+#: with the time of its first event, its placements (as text: orjson parses it) and its
+#: players in seat order.
+_POOL_SQL = """
+SELECT m.id, f.first, m.result ->> 'placements', array_agg(s.player_id ORDER BY s.position)
+FROM (SELECT match_id, min(at) AS first FROM ratings_ratingevent WHERE game = %s GROUP BY match_id) f
+JOIN matches_match m ON m.id = f.match_id AND m.status = 'finished'
+JOIN matches_seat s ON s.match_id = m.id
+GROUP BY m.id, f.first
+ORDER BY f.first, m.id
+"""
+
+
+def _pool_matches_postgresql(game: str, partnerships) -> Iterator[PoolMatch]:
+    with connection.chunked_cursor() as cursor:
+        cursor.execute(_POOL_SQL, [game])
+        while rows := cursor.fetchmany(CHUNK):
+            for match, at, placements, players in rows:
+                try:
+                    placements = orjson.loads(placements) if placements is not None else None
+                except orjson.JSONDecodeError:
+                    placements = None
+                outcome = _outcome(match, at, placements, players, partnerships)
+                if outcome is not None:
+                    yield outcome
+
+
+def _outcome(match, at, placements, players, partnerships) -> PoolMatch | None:
     if (
         not isinstance(placements, list)
         or len(placements) != len(players)
@@ -235,7 +274,6 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None) -> int:
     """Rate the pool's matches from ``start`` on (None: all, from nothing); the caller holds
     the pool's lock. Returns how many matches were rated."""
     r = rater()
-    prior = r.prior()
     history = RatingHistory.objects.filter(pool=pool)
     ratings: dict[int, Rating] = {}
     #: Players whose rating may change: their PlayerRating row is rewritten (or deleted).
@@ -243,7 +281,9 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None) -> int:
     if start is None:
         history.delete()  # one DELETE each: nothing refers to these rows
         PlayerRating.objects.filter(pool=pool).delete()
-        matches: Iterable[PoolMatch] = pool_matches(pool.game)
+        # Read whole (compact: 100,000 matches take about 40 MB) before the history's COPY
+        # opens on the connection: the server then stores rows while the rating goes on.
+        matches: Iterable[PoolMatch] = list(pool_matches(pool.game))
     else:
         at, match = start
         suffix = history.filter(Q(finished_at__gt=at) | Q(finished_at=at, match_id__gte=match))
@@ -265,35 +305,10 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None) -> int:
             ratings[player] = Rating(mu, sigma)
     full = start is None
     counts: dict[int, list] = {}  # full recompute: player → [matches, wins, last played]
-    rows: list[tuple] = []
-    rated = 0
-    last = None
-    for m in matches:
-        before = [[ratings.get(p, prior) for p in side] for side in m.sides]
-        probabilities = r.win_probabilities(before)
-        after = r.rate(before, m.places)
-        for s, side in enumerate(m.sides):
-            place, probability = m.places[s], probabilities[s]
-            for player, b, a in zip(side, before[s], after[s], strict=True):
-                ratings[player] = a
-                rows.append((pool.pk, player, m.match_id, m.finished_at, s, place,
-                             b.mu, b.sigma, a.mu, a.sigma, probability))  # fmt: skip
-                if full:
-                    c = counts.get(player)
-                    if c is None:
-                        counts[player] = [1, 1 if place == 1 else 0, m.finished_at]
-                    else:
-                        c[0] += 1
-                        c[1] += place == 1
-                        c[2] = m.finished_at
-                else:
-                    affected.add(player)
-        rated += 1
-        last = m
-        if len(rows) >= HISTORY_BATCH:
-            _write_history(rows)
-            rows = []
-    _write_history(rows)
+    with _HistoryWriter(pool.pk) as writer:
+        _rate(r, matches, ratings, writer, counts if full else None, affected)
+    rated = len(matches)
+    last = matches[-1] if matches else None
     if full:
         _write_ratings(pool, r, [(p, ratings[p], *c) for p, c in counts.items()], replace=True)
         pool.matches = rated
@@ -322,19 +337,110 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None) -> int:
     return rated
 
 
+def _rate(r: Rater, matches, ratings: dict, writer, counts: dict | None, affected: set) -> None:
+    """The loop of a replay: rate each match from ``ratings`` (updated), write its history rows;
+    ``counts`` (a full recompute) gathers each player's matches, wins and last match."""
+    prior = r.prior()
+    for m in matches:
+        before = [[ratings.get(p, prior) for p in side] for side in m.sides]
+        probabilities = r.win_probabilities(before)
+        after = r.rate(before, m.places)
+        add = writer.match(m.match_id, m.finished_at)
+        at = m.finished_at
+        for s, side in enumerate(m.sides):
+            place, probability = m.places[s], probabilities[s]
+            won = 1 if place == 1 else 0
+            for player, b, a in zip(side, before[s], after[s], strict=True):
+                ratings[player] = a
+                add(player, s, place, b.mu, b.sigma, a.mu, a.sigma, probability)
+                if counts is None:
+                    affected.add(player)
+                elif (c := counts.get(player)) is None:
+                    counts[player] = [1, won, at]
+                else:
+                    c[0] += 1
+                    c[1] += won
+                    c[2] = at
+        if writer.pending >= HISTORY_BATCH:
+            writer.flush()
+
+
 _HISTORY_COLUMNS = ("pool_id", "player_id", "match_id", "finished_at", "side", "place",
                     "mu_before", "sigma_before", "mu_after", "sigma_after", "win_probability")  # fmt: skip
+#: One history row in PostgreSQL's binary COPY format: the field count, then each field's
+#: length and value (int8 ids, timestamptz as µs since 2000, int2 side and place, float8s).
+_COPY_ROW = struct.Struct(">h" + "iq" * 4 + "ih" * 2 + "id" * 5)
+_COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
+_COPY_TRAILER = struct.pack(">h", -1)
+_PG_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
 
 
-def _write_history(rows: list[tuple]) -> None:
-    if not rows:
-        return
-    if connection.vendor == "postgresql":
-        _copy(RatingHistory._meta.db_table, _HISTORY_COLUMNS, rows)
-        return
-    RatingHistory.objects.bulk_create(
-        [RatingHistory(**dict(zip(_HISTORY_COLUMNS, row, strict=True))) for row in rows], batch_size=500
-    )
+class _HistoryWriter:
+    """Collects a replay's history rows and writes them in batches: on PostgreSQL through one
+    binary COPY kept open for the whole replay, fed through psycopg's queued writer so that the
+    server stores rows on the other core while the rating goes on; bulk INSERTs elsewhere.
+    Nothing else may use the connection until it is closed."""
+
+    def __init__(self, pool_id: int):
+        self.pool_id = pool_id
+        self.rows: list = []
+        self.postgresql = connection.vendor == "postgresql"
+        self._stack = contextlib.ExitStack()
+        self._copy = None
+
+    def __enter__(self) -> _HistoryWriter:
+        return self
+
+    def __exit__(self, kind, error, traceback) -> None:
+        try:
+            if kind is None:
+                self.flush()
+                if self._copy is not None:
+                    self._copy.write(_COPY_TRAILER)
+        finally:
+            self._stack.__exit__(kind, error, traceback)
+
+    @property
+    def pending(self) -> int:
+        return len(self.rows)
+
+    def match(self, match_id: int, finished_at: datetime):
+        """The function that adds one player's row of this match."""
+        rows, pool_id = self.rows, self.pool_id
+        if self.postgresql:
+            delta = finished_at - _PG_EPOCH
+            micros = (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+            pack = _COPY_ROW.pack
+
+            def add(player, side, place, mu_b, sigma_b, mu_a, sigma_a, probability):
+                rows.append(pack(11, 8, pool_id, 8, player, 8, match_id, 8, micros, 2, side, 2, place,
+                                 8, mu_b, 8, sigma_b, 8, mu_a, 8, sigma_a, 8, probability))  # fmt: skip
+
+            return add
+
+        def add_row(player, side, place, mu_b, sigma_b, mu_a, sigma_a, probability):
+            rows.append(RatingHistory(
+                pool_id=pool_id, player_id=player, match_id=match_id, finished_at=finished_at, side=side,
+                place=place, mu_before=mu_b, sigma_before=sigma_b, mu_after=mu_a, sigma_after=sigma_a,
+                win_probability=probability,
+            ))  # fmt: skip
+
+        return add_row
+
+    def flush(self) -> None:
+        if not self.rows:
+            return
+        if not self.postgresql:
+            RatingHistory.objects.bulk_create(self.rows, batch_size=500)
+        else:
+            if self._copy is None:
+                names = ", ".join(f'"{c}"' for c in _HISTORY_COLUMNS)
+                sql = f'COPY "{RatingHistory._meta.db_table}" ({names}) FROM STDIN (FORMAT BINARY)'
+                raw = self._stack.enter_context(connection.cursor()).cursor
+                self._copy = self._stack.enter_context(raw.copy(sql, writer=QueuedLibpqWriter(raw)))
+                self._copy.write(_COPY_HEADER)
+            self._copy.write(b"".join(self.rows))
+        self.rows = []
 
 
 def _write_ratings(pool: RatingPool, r: Rater, rows: list[tuple], *, replace: bool) -> None:
@@ -354,11 +460,3 @@ def _write_ratings(pool: RatingPool, r: Rater, rows: list[tuple], *, replace: bo
             unique_fields=["pool", "player"],
             update_fields=["mu", "sigma", "conservative", "matches", "wins", "last_played_at"],
         )
-
-
-def _copy(table: str, columns: Sequence[str], rows: Iterable[tuple]) -> None:
-    """PostgreSQL COPY … FROM STDIN: the bulk write of a recompute, many times quicker than INSERTs."""
-    names = ", ".join(f'"{c}"' for c in columns)
-    with connection.cursor() as cursor, cursor.cursor.copy(f'COPY "{table}" ({names}) FROM STDIN') as copy:
-        for row in rows:
-            copy.write_row(row)

@@ -197,8 +197,8 @@ def test_a_recompute_job_counts_its_pools_and_a_redelivered_pool_task_changes_no
 
 
 def test_partnership_games_are_rated_as_two_teams_and_other_games_free_for_all():
-    voleur = _outcome(7, None, [2, 1, 2, 1], [(0, 10), (1, 11), (2, 12), (3, 13)], (0, 1, 0, 1))
+    voleur = _outcome(7, None, [2, 1, 2, 1], [10, 11, 12, 13], (0, 1, 0, 1))
     assert voleur == PoolMatch(7, None, ((10, 12), (11, 13)), (2, 1))
-    free = _outcome(8, None, [1, 3, 1], [(0, 10), (1, 11), (2, 12)], None)
+    free = _outcome(8, None, [1, 3, 1], [10, 11, 12], None)
     assert free == PoolMatch(8, None, ((10,), (11,), (12,)), (1, 3, 1))
-    assert _outcome(9, None, [1], [(0, 10), (1, 11)], None) is None  # placements that do not fit
+    assert _outcome(9, None, [1], [10, 11], None) is None  # placements that do not fit
