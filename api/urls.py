@@ -30,6 +30,7 @@ v1 = [
         name="hand-corrections",
     ),
     path("", include("api.urls_exchange")),  # export and import (api/exchange.py)
+    path("", include("api.urls_ratings")),  # leaderboards, ratings, predictions (api/ratings.py)
 ]
 
 #: The site's URLs under /api/, placed in its root URLconf as they are (scorekeeper/urls.py), not

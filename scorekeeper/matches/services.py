@@ -36,6 +36,7 @@ from django.db.models import JSONField
 from django.utils import timezone
 from psycopg.types.json import Jsonb
 
+from ratings.services import rating_event_record
 from scorekeeper.rawrows import RowReader, fetch_one
 from scorekeeper.rules import OptionsInvalid, UnknownGame, find_ruleset
 from scorekeeper.rules.fields import is_int
@@ -145,6 +146,8 @@ def match_void(*, match: Match | int, by, reason: str, version: int | None = Non
         _audit(
             by, AuditEntry.Action.MATCH_VOID, match=match, payload={"reason": reason, "status_before": before}
         )
+        if before == Match.Status.FINISHED:  # its ratings are undone (ratings.services)
+            rating_event_record(match=match, kind="void")
     return match
 
 
@@ -165,6 +168,8 @@ def match_reopen(*, match: Match | int, by, reason: str, version: int | None = N
             match=match,
             payload={"reason": reason, "status": match.status},
         )
+        if match.status == Match.Status.FINISHED:  # rated again, in its old place
+            rating_event_record(match=match, kind="reopen")
     return match
 
 
@@ -180,10 +185,13 @@ def match_recompute(*, match: Match | int, by=None) -> dict[str, int]:
         game = _ruleset(match)
         hands = list(_current(match).order_by("number"))
         cause = "re-evaluated by a recompute of the match"
+        was = match.status
         changed = len(_replay(match, game, None, hands, by, cause=cause))
         if changed:
             _refresh(match)
             _save(match)
+            if Match.Status.FINISHED in (was, match.status):
+                rating_event_record(match=match, kind="correct")
         _audit(by, AuditEntry.Action.MATCH_RECOMPUTE, match=match, payload={"changed": changed})
     return {"match": match.pk, "changed": changed, "version": match.version}
 
@@ -235,9 +243,14 @@ def hand_record(
         read_version = match.version
         match.hand_count += 1
         _refresh(match, last=hand)
-        if not _store_recorded(match, hand, by):
-            _require_version(_read(match.pk, by=by), read_version)
-            raise RuntimeError(f"match {match.pk} changed without a new version")  # every write bumps it
+        # The hand that finishes the match stores its rating event in the same transaction.
+        finishes = match.status == Match.Status.FINISHED
+        with transaction.atomic() if finishes else contextlib.nullcontext():
+            if not _store_recorded(match, hand, by):
+                _require_version(_read(match.pk, by=by), read_version)
+                raise RuntimeError(f"match {match.pk} changed without a new version")  # every write bumps it
+            if finishes:
+                rating_event_record(match=match, kind="finish")
     return hand
 
 
@@ -263,6 +276,7 @@ def hand_correct(
         _require_version(match, version)
         if match.status == Match.Status.VOID:
             raise errors.MatchVoid("the match is void: reopen it before correcting")
+        was = match.status
         old = _current(match).filter(number=number).first() if is_int(number) else None
         if old is None:
             raise errors.NotFound(f"the match has no hand {number}", field="number", code="hand_not_found")
@@ -283,6 +297,8 @@ def hand_correct(
         )
         _refresh(match)
         _save(match)
+        if Match.Status.FINISHED in (was, match.status):  # its ratings are replayed
+            rating_event_record(match=match, kind="correct")
     hand.match = match
     return hand
 

@@ -1,0 +1,404 @@
+"""The skill rating engine: a Weng–Lin Plackett–Luce update, in plain Python (no Django).
+
+One ``Rater`` is one rating model with its parameters. The Django side keeps, per pool (one
+pool per game key), a dict player → ``Rating`` and calls ``Rater.rate`` once per finished
+match, or ``replay`` to rebuild a pool from scratch; both give the same floats, because
+``replay`` is nothing but ``rate`` in the pool's order.
+
+The update is Algorithm 4 of Weng & Lin (2011), "A Bayesian approximation method for online
+ranking", exactly as openskill's ``PlackettLuce.rate`` computes it (tests/ratings compare the
+two to 1e-9 on thousands of random untied matches), written lean because a full recompute of
+a pool must be at least as fast as openskill's own loop. One deliberate difference: tied
+sides. openskill means to give tied sides the same change of mu, but its averaging step
+works on aliased objects and does nothing; here it is done, so that a draw between equals
+leaves them equal (docs/ratings.md, "Ties").
+
+Which model, which parameters and which displayed rating were chosen by the back-test of
+``ratings.backtest``; the table is in docs/ratings.md.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from statistics import NormalDist
+
+__all__ = [
+    "WIN_FORMULAS",
+    "MatchOutcome",
+    "PlayerChange",
+    "RatedMatch",
+    "Rater",
+    "Rating",
+    "replay",
+]
+
+_NORMAL = NormalDist()
+
+#: How ``Rater.win_probabilities`` turns ratings into each side's chance of the first place:
+#: ``plackett-luce`` the model's own first-place probability (softmax of mu / c), chosen by the
+#: back-test; ``pairwise`` openskill's ``predict_win`` (mean of pairwise normal CDFs), which is
+#: overconfident for two sides; ``thurstone`` the chance that a side's performance, normal of
+#: mean Σmu and variance Σ(sigma² + beta²), is the highest (by quadrature).
+WIN_FORMULAS = ("plackett-luce", "pairwise", "thurstone")
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A player's skill belief: a normal distribution of mean ``mu`` and deviation ``sigma``."""
+
+    mu: float
+    sigma: float
+
+
+def _check_match(sides: Sequence[Sequence[Rating]], places: Sequence[int] | None = None) -> None:
+    if len(sides) < 2:
+        raise ValueError(f"a match needs at least two sides, not {len(sides)}")
+    for i, side in enumerate(sides):
+        if len(side) == 0:
+            raise ValueError(f"side {i} has no player")
+    if places is None:
+        return
+    if len(places) != len(sides):
+        raise ValueError(f"{len(places)} places for {len(sides)} sides")
+    for i, place in enumerate(places):
+        if isinstance(place, bool) or not isinstance(place, int) or place < 1:
+            raise ValueError(f"place {i} must be an integer ≥ 1, not {place!r}")
+
+
+@dataclass(frozen=True)
+class Rater:
+    """A Weng–Lin Plackett–Luce rating model with its parameters; immutable.
+
+    ``mu``, ``sigma`` the prior of an unknown player; ``beta`` the performance noise; ``tau``
+    the drift added to every player's sigma before each of his matches; ``kappa`` the floor
+    of the factor that shrinks sigma. ``z`` makes the displayed (conservative) rating
+    ``mu − z·sigma``. A player is provisional while he has fewer than ``provisional_matches``
+    rated matches or his sigma is above ``provisional_sigma``.
+
+    ``win_scale`` λ sets the scale c of the Plackett–Luce win probabilities (softmax of the
+    sides' mu / c) and expected ranks: ``None`` the update's own c = √Σ(sigma² + beta²), which
+    grows with the number of sides, so that predictions are too sure with two sides and too
+    timid with six; a number, c = λ·√mean(sigma² + beta²), the same for any table size.
+    """
+
+    name: str = "plackett-luce"
+    mu: float = 25.0
+    sigma: float = 25.0 / 3.0
+    beta: float = 25.0 / 6.0
+    tau: float = 25.0 / 300.0
+    kappa: float = 0.0001
+    z: float = 3.0
+    win_formula: str = "plackett-luce"
+    provisional_matches: int = 5
+    provisional_sigma: float = math.inf
+    win_scale: float | None = None
+    _beta2: float = field(init=False, repr=False, compare=False)
+    _tau2: float = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for key in ("sigma", "beta"):
+            if not getattr(self, key) > 0:
+                raise ValueError(f"{key} must be > 0, not {getattr(self, key)!r}")
+        if self.win_scale is not None and not self.win_scale > 0:
+            raise ValueError(f"win_scale must be > 0 or None, not {self.win_scale!r}")
+        for key in ("tau", "kappa", "z"):
+            if not getattr(self, key) >= 0:
+                raise ValueError(f"{key} must be ≥ 0, not {getattr(self, key)!r}")
+        if self.win_formula not in WIN_FORMULAS:
+            raise ValueError(
+                f"win_formula must be one of {', '.join(WIN_FORMULAS)}, not {self.win_formula!r}"
+            )
+        object.__setattr__(self, "_beta2", self.beta * self.beta)
+        object.__setattr__(self, "_tau2", self.tau * self.tau)
+
+    @classmethod
+    def default(cls) -> Rater:
+        """The model and parameters chosen by the back-test (docs/ratings.md)."""
+        return DEFAULT
+
+    def prior(self) -> Rating:
+        """An unknown player's rating."""
+        return Rating(self.mu, self.sigma)
+
+    # -- the update ----------------------------------------------------------------
+    def rate(self, sides: Sequence[Sequence[Rating]], places: Sequence[int]) -> list[list[Rating]]:
+        """New ratings, side by side, player by player.
+
+        ``places`` are 1-based, one per side, lower is better; equal places are ties, and
+        tied sides get the same change of their mean mu (a draw between equals leaves them
+        equal). Raises ValueError on a malformed match.
+        """
+        _check_match(sides, places)
+        beta2, tau2, kappa = self._beta2, self._tau2, self.kappa
+        n = len(sides)
+        # Sigma grows by tau before the match (openskill does this first, then rates).
+        sig2 = [[r.sigma * r.sigma + tau2 for r in side] for side in sides]
+        team_mu = [0.0] * n
+        team_s2 = [0.0] * n
+        total = 0.0
+        for i in range(n):
+            m = 0.0
+            for r in sides[i]:
+                m += r.mu
+            s = 0.0
+            for v in sig2[i]:
+                s += v
+            team_mu[i] = m
+            team_s2[i] = s
+            total += s + beta2
+        c = math.sqrt(total)
+        exps = [math.exp(m / c) for m in team_mu]
+        # sum_q[q]: the exp of every side placed at or below q (C_q of the paper);
+        # a[q]: how many sides share q's place.
+        sum_q = [0.0] * n
+        a = [0] * n
+        for q in range(n):
+            pq = places[q]
+            s = 0.0
+            k = 0
+            for i in range(n):
+                pi = places[i]
+                if pi >= pq:
+                    s += exps[i]
+                    if pi == pq:
+                        k += 1
+            sum_q[q] = s
+            a[q] = k
+        out: list[list[Rating]] = []
+        tied = False
+        for i in range(n):
+            pi = places[i]
+            ei = exps[i]
+            omega = 0.0
+            delta = 0.0
+            for q in range(n):
+                if places[q] <= pi:
+                    p = ei / sum_q[q]
+                    delta += p * (1 - p) / a[q]
+                    if q == i:
+                        omega += (1 - p) / a[q]
+                    else:
+                        omega -= p / a[q]
+            if a[i] > 1:
+                tied = True
+            s2 = team_s2[i]
+            omega *= s2 / c
+            delta *= s2 / (c * c)
+            delta *= math.sqrt(s2) / c
+            side_out = []
+            for r, v in zip(sides[i], sig2[i], strict=True):
+                share = v / s2
+                sigma = math.sqrt(v) * math.sqrt(max(1 - share * delta, kappa))
+                side_out.append(Rating(r.mu + share * omega, sigma))
+            out.append(side_out)
+        if tied:
+            out = _equalise_ties(sides, places, out)
+        return out
+
+    # -- predictions -----------------------------------------------------------------
+    def _c(self, sides: Sequence[Sequence[Rating]]) -> tuple[list[float], list[float], float]:
+        mus, s2s = [], []
+        total = 0.0
+        for side in sides:
+            m = 0.0
+            s = 0.0
+            for r in side:
+                m += r.mu
+                s += r.sigma * r.sigma
+            mus.append(m)
+            s2s.append(s)
+            total += s + self._beta2
+        if self.win_scale is None:
+            return mus, s2s, math.sqrt(total)
+        return mus, s2s, self.win_scale * math.sqrt(total / len(sides))
+
+    def win_probabilities(self, sides: Sequence[Sequence[Rating]]) -> list[float]:
+        """Each side's probability of the first place, summing to 1 (``win_formula``)."""
+        _check_match(sides)
+        mus, s2s, c = self._c(sides)
+        if self.win_formula == "plackett-luce":
+            top = max(mus)
+            exps = [math.exp((m - top) / c) for m in mus]
+            total = sum(exps)
+            return [e / total for e in exps]
+        if self.win_formula == "thurstone":
+            scale = 1.0 if self.win_scale is None else self.win_scale
+            sds = [scale * math.sqrt(s + len(side) * self._beta2) for s, side in zip(s2s, sides, strict=True)]
+            return first_place_probabilities(mus, sds)
+        n = len(sides)
+        b2 = 2 * self._beta2
+        wins = []
+        for i in range(n):
+            w = 0.0
+            for j in range(n):
+                if i != j:
+                    w += _NORMAL.cdf((mus[i] - mus[j]) / math.sqrt(b2 + s2s[i] + s2s[j]))
+            wins.append(w / (n - 1))
+        total = sum(wins)
+        return [w / total for w in wins]
+
+    def draw_probability(self, sides: Sequence[Sequence[Rating]]) -> float | None:
+        """For two sides, the chance they tie (openskill's ``predict_draw``); else ``None``."""
+        _check_match(sides)
+        if len(sides) != 2:
+            return None
+        mus, s2s, _ = self._c(sides)
+        players = len(sides[0]) + len(sides[1])
+        margin = math.sqrt(players) * self.beta * _NORMAL.inv_cdf((1 + 1 / players) / 2)
+        spread = math.sqrt(2 * self._beta2 + s2s[0] + s2s[1])
+        diff = mus[0] - mus[1]
+        return _NORMAL.cdf((margin - diff) / spread) - _NORMAL.cdf((-diff - margin) / spread)
+
+    def expected_ranks(self, sides: Sequence[Sequence[Rating]]) -> list[float]:
+        """Each side's expected place, 1 … n: 1 + Σ P(the other side finishes ahead).
+
+        Under Plackett–Luce the chance that side j finishes ahead of side i is
+        e_j / (e_i + e_j), whatever the other sides do; the ranks sum to n(n+1)/2.
+        """
+        _check_match(sides)
+        mus, _, c = self._c(sides)
+        top = max(mus)
+        exps = [math.exp((m - top) / c) for m in mus]
+        return [
+            1 + sum(exps[j] / (exps[i] + exps[j]) for j in range(len(exps)) if j != i)
+            for i in range(len(exps))
+        ]
+
+    # -- display ----------------------------------------------------------------------
+    def conservative(self, rating: Rating) -> float:
+        """The displayed rating, ``mu − z·sigma``: low for a player the model knows little of."""
+        return rating.mu - self.z * rating.sigma
+
+    def is_provisional(self, rating: Rating, matches: int) -> bool:
+        """Whether the rating is too young to rank (marked on leaderboards)."""
+        return matches < self.provisional_matches or rating.sigma > self.provisional_sigma
+
+
+def _equalise_ties(
+    sides: Sequence[Sequence[Rating]], places: Sequence[int], out: list[list[Rating]]
+) -> list[list[Rating]]:
+    """Give tied sides the mean of their changes of mu (what openskill's averaging means).
+
+    A side's change is the mean change of its players; each player of a tied side is shifted
+    by the group's mean side change minus his side's, so that players within a side keep
+    their relative shares and tied sides move alike. Sigmas are left as computed.
+    """
+    groups: dict[int, list[int]] = {}
+    for i, place in enumerate(places):
+        groups.setdefault(place, []).append(i)
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        changes = {
+            i: sum(new.mu - old.mu for new, old in zip(out[i], sides[i], strict=True)) / len(sides[i])
+            for i in members
+        }
+        mean = sum(changes.values()) / len(members)
+        for i in members:
+            shift = mean - changes[i]
+            out[i] = [Rating(r.mu + shift, r.sigma) for r in out[i]]
+    return out
+
+
+def first_place_probabilities(means: Sequence[float], sds: Sequence[float]) -> list[float]:
+    """P(side i has the highest performance), performances independent normals (quadrature)."""
+    n = len(means)
+    if n == 2:
+        p = 0.5 * (1 + math.erf((means[0] - means[1]) / math.sqrt(2 * (sds[0] ** 2 + sds[1] ** 2))))
+        return [p, 1 - p]
+    lo = min(m - 6 * s for m, s in zip(means, sds, strict=True))
+    hi = max(m + 6 * s for m, s in zip(means, sds, strict=True))
+    steps = 96
+    h = (hi - lo) / steps
+    root2 = math.sqrt(2)
+    out = [0.0] * n
+    for k in range(steps + 1):
+        x = lo + k * h
+        w = h * (0.5 if k in (0, steps) else 1.0)
+        cdfs = [0.5 * (1 + math.erf((x - m) / (s * root2))) for m, s in zip(means, sds, strict=True)]
+        for i in range(n):
+            z = (x - means[i]) / sds[i]
+            density = math.exp(-0.5 * z * z) / (sds[i] * 2.5066282746310002)
+            if density < 1e-300:
+                continue
+            prod = density
+            for j in range(n):
+                if j != i:
+                    prod *= cdfs[j]
+            out[i] += w * prod
+    total = sum(out)
+    return [p / total for p in out]
+
+
+# -- replay ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    """One finished match of a pool: its players side by side, and each side's place (1-based)."""
+
+    match_id: Hashable
+    sides: tuple[tuple[Hashable, ...], ...]
+    places: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerChange:
+    """One player's part in one rated match: history row material."""
+
+    player_id: Hashable
+    side: int
+    place: int
+    before: Rating
+    after: Rating
+    #: The chance the model gave his side, before the match, of the first place.
+    win_probability: float
+
+
+@dataclass(frozen=True, slots=True)
+class RatedMatch:
+    match_id: Hashable
+    players: tuple[PlayerChange, ...]
+    #: Per side, the pre-match win probability (summing to 1).
+    win_probabilities: tuple[float, ...]
+
+
+def replay(
+    rater: Rater,
+    matches: Iterable[MatchOutcome],
+    ratings: dict[Hashable, Rating] | None = None,
+) -> Iterator[RatedMatch]:
+    """Rate ``matches`` in the given order, yielding each as it is rated.
+
+    ``ratings`` (player → Rating) is the pool's state before the first match, updated in
+    place; players not in it start from ``rater.prior()``. A full recompute passes an empty
+    dict; an incremental update passes the current ratings. Same inputs, same floats.
+    A player may appear only once in a match (ValueError otherwise).
+    """
+    if ratings is None:
+        ratings = {}
+    prior = rater.prior()
+    for match in matches:
+        seen = set()
+        for side in match.sides:
+            for player in side:
+                if player in seen:
+                    raise ValueError(f"match {match.match_id!r}: player {player!r} appears twice")
+                seen.add(player)
+        before = [[ratings.get(p, prior) for p in side] for side in match.sides]
+        probabilities = rater.win_probabilities(before)
+        after = rater.rate(before, match.places)
+        changes = []
+        for s, side in enumerate(match.sides):
+            for j, player in enumerate(side):
+                ratings[player] = after[s][j]
+                changes.append(
+                    PlayerChange(player, s, match.places[s], before[s][j], after[s][j], probabilities[s])
+                )
+        yield RatedMatch(match.match_id, tuple(changes), tuple(probabilities))
+
+
+#: The back-test's choice (docs/ratings.md); ``Rater.default()`` returns it.
+DEFAULT = Rater()
