@@ -86,8 +86,8 @@ def phone(browser):
     """A fresh phone-sized browser context (no cookies), English unless a test says otherwise."""
     contexts = []
 
-    def open_context(locale: str = "en-GB"):
-        context = browser.new_context(viewport=PHONE, locale=locale, device_scale_factor=1)
+    def open_context(locale: str = "en-GB", **options):
+        context = browser.new_context(viewport=PHONE, locale=locale, device_scale_factor=1, **options)
         context.set_default_timeout(10_000)
         contexts.append(context)
         return context
