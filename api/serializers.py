@@ -12,11 +12,11 @@ from rest_framework import serializers
 
 from scorekeeper.matches.models import Hand, Match, Player, Seat
 from scorekeeper.matches.selectors import match_score_sheet, running_values
+from scorekeeper.rules.options import PRESETS
 
 #: Database ids are 64-bit; a larger number is a 400, not a database error.
 MAX_ID = 2**63 - 1
 MAX_VERSION = 2**31 - 1
-PRESETS = ["classic", "seed"]
 
 
 # -- errors ------------------------------------------------------------------------------
@@ -208,7 +208,8 @@ class MatchCreateSerializer(serializers.Serializer):
         max_length=16,
         required=False,
         allow_null=True,
-        help_text="partnership games only: the team of each seat (piquet-voleur: [0, 1, 0, 1])",
+        help_text="partnership games only: the team of each seat, which the rules fix (the game's "
+        "`partnerships`; piquet-voleur: [0, 1, 0, 1]); may be left out",
     )
     title = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 

@@ -219,13 +219,7 @@ class RulesScore(APIView):
         try:
             ruleset = ruleset_class.create(data["preset"], data["options"], data["seats"])
         except OptionsInvalid as exc:
-            problems = [p.to_dict() for p in exc.problems]
-            raise errors.OptionsRejected(
-                str(exc),
-                field=problems[0]["path"],
-                problems=problems,
-                errors=errors.rule_errors(problems, ""),
-            ) from None
+            raise errors.options_rejected(exc) from None
         evaluation = ruleset.evaluate(data["state"], data["hand"], accept_declared=data["accept_declared"])
         return Response(evaluation.to_dict())
 

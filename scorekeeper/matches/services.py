@@ -88,11 +88,8 @@ def match_create(
     try:
         ruleset = ruleset_class.create(preset, options, len(seated))
     except OptionsInvalid as exc:
-        problems = [p.to_dict() for p in exc.problems]
-        raise errors.OptionsRejected(
-            str(exc), field=problems[0]["path"], problems=problems, errors=errors.rule_errors(problems, "")
-        ) from None
-    seat_teams = _teams(game, len(seated), teams)
+        raise errors.options_rejected(exc) from None
+    seat_teams = _teams(ruleset_class, len(seated), teams)
     with transaction.atomic():
         match = Match.objects.create(
             game=game,
@@ -518,16 +515,16 @@ def _players_in_order(players: Sequence[Player | int]) -> list[Player]:
     return seated
 
 
-def _teams(game: str, seats: int, teams: Sequence[int] | None) -> list[int | None]:
-    fixed = PARTNERSHIPS.get(game)
+def _teams(ruleset_class, seats: int, teams: Sequence[int] | None) -> list[int | None]:
+    """The team of each seat: the rules fix them (``partnerships``), or there are none."""
+    fixed = ruleset_class.partnerships
+    game = ruleset_class.key
     if fixed is None:
         if teams:
             raise errors.SeatsInvalid(f"{game} is not a partnership game: no teams", field="teams")
         return [None] * seats
     if teams is not None and list(teams) != list(fixed):
-        raise errors.SeatsInvalid(
-            f"{game} is played by fixed teams {list(fixed)} (seats 0+2 against 1+3)", field="teams"
-        )
+        raise errors.SeatsInvalid(f"{game} is played by fixed teams {list(fixed)}", field="teams")
     return list(fixed)
 
 
