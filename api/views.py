@@ -414,8 +414,6 @@ _HAND_WRITE = {
 
 class HandList(generics.GenericAPIView):
     serializer_class = HandSerializer
-    #: A token's look-up reads the match too (api/authentication.py): one round trip less.
-    read_ahead_match = "pk"
 
     @extend_schema(
         summary="The current hands of a match",
@@ -439,10 +437,10 @@ class HandList(generics.GenericAPIView):
     )
     @idempotent
     def post(self, request, pk: int):
-        data = _hand_body(request.data)
+        data = _valid(HandCreateSerializer, request.data)
         version = _version(request, data.get("version"), required=True)
         hand = services.hand_record(
-            match=getattr(request, "match_read", None) or pk,
+            match=pk,
             record=data["record"],
             by=request.user,
             version=version,
