@@ -16,7 +16,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import serializers, status
 from rest_framework.generics import get_object_or_404
 from rest_framework.permissions import IsAuthenticated
-from rest_framework.renderers import BaseRenderer
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
@@ -27,7 +27,6 @@ from scorekeeper.rules.options import PRESETS
 
 from . import schema
 from .idempotency import idempotent
-from .renderers import JSONRenderer
 from .serializers import MatchDetailSerializer
 
 FORMAT = OpenApiParameter(
