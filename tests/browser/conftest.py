@@ -1,37 +1,23 @@
 """Playwright (sync API) driving Debian's Chromium at phone size against pytest-django's
 live_server. Every test here is marked ``browser``.
 
-No browser is downloaded: Chromium is the system's (``apt-get install chromium``; the path
-can be changed with ``CHROMIUM``). Without it the tests skip with the reason, except under
+The browser setup is scorekeeper/matches/browser.py's, shared with ``manage.py screenshots``:
+Debian's Chromium, nothing downloaded. Without it the tests skip with the reason, except under
 ``CI=true``, where a missing browser is a failure: CI must run them.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 
 import pytest
 
+from scorekeeper.matches.browser import chromium_missing, launch, phone_context
+
 # Playwright's sync API runs an event loop in this thread; Django's ORM refuses to run in a
 # thread with a running loop unless told it is fine (the live server is another thread).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-#: A phone: the pages are made for one at the card table.
-PHONE = {"width": 390, "height": 844}
-#: What this machine's closed network and a headless run need (no background connections).
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
 
 def _free_port(first: int = 8600, last: int = 8699) -> int:
     """A free port in the range this project's live servers use (one machine, many runs)."""
@@ -55,17 +41,6 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
 
 
-def chromium_missing() -> str:
-    """Why the browser cannot run here ("" when it can)."""
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "the playwright package is not installed (requirements-dev.txt)"
-    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    return ""
-
-
 @pytest.fixture(scope="session")
 def browser():
     why = chromium_missing()
@@ -76,7 +51,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch(p)
         yield browser
         browser.close()
 
@@ -87,7 +62,7 @@ def phone(browser):
     contexts = []
 
     def open_context(locale: str = "en-GB", **options):
-        context = browser.new_context(viewport=PHONE, locale=locale, device_scale_factor=1, **options)
+        context = phone_context(browser, locale=locale, **options)
         context.set_default_timeout(10_000)
         contexts.append(context)
         return context
@@ -100,3 +75,15 @@ def phone(browser):
 @pytest.fixture
 def page(phone):
     return phone().new_page()
+
+
+@pytest.fixture(autouse=True)
+def _tasks_in_process():
+    """Ratings are computed by Celery tasks: here in-process, whatever REDIS_URL says, so that
+    a finished match's rating is on the pages when the next one loads."""
+    from scorekeeper.celery import app
+
+    was = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = was
