@@ -10,6 +10,7 @@ import json
 import pytest
 from django.urls import reverse
 
+from scorekeeper.matches.forms import HAND_FORMS, hand_form_class
 from scorekeeper.matches.models import Hand
 from scorekeeper.matches.services import hand_record, match_create, match_void
 
@@ -207,3 +208,41 @@ def test_the_hand_form_carries_the_live_check_hooks(client, user, piquet_match):
     assert f'data-live-check="{reverse("hand-check", args=[piquet_match.pk])}"' in body
     assert "matches/live.js" in body
     assert 'id="live-declared_0"' in body
+
+
+# -- every game's form ------------------------------------------------------------------------
+def demo_case(game):
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "scorekeeper" / "demo" / f"{game}.json"
+    return json.loads(path.read_text())[0]
+
+
+@pytest.mark.parametrize("game", sorted(HAND_FORMS))
+def test_every_games_first_demo_hand_typed_in_its_form_checks_valid(client, user, make_players, game):
+    case = demo_case(game)
+    names = ["Anne", "Bruno", "Chloé", "Denis"][: case["seats"]]
+    match = match_create(game=game, players=make_players(*names), by=user, options=case["options"])
+    record = case["hands"][0]
+    kwargs = {"game": game, "seats": names, "options": match.options}
+    data = hand_form_class(game).initial_from(record, **kwargs)
+    data = {k: v for k, v in data.items() if v is not None}
+
+    response, body = check(client, match, data)
+
+    assert response.status_code == 200, body
+    assert (body["valid"], body["savable"]) == (True, True), body["problems"] or body["mismatches"]
+    assert len(body["seats"]) == case["seats"]
+    assert all(s["field"] for s in body["seats"])  # each seat's claim has a field to be shown by
+    assert body["dry_run"]["body"]["hand"] == record or "record_json" in data
+
+
+@pytest.mark.parametrize("game", sorted(HAND_FORMS))
+def test_every_games_blank_form_is_answered_never_a_500(client, user, make_players, game):
+    seats = demo_case(game)["seats"]
+    match = match_create(game=game, players=make_players(*"ABCD"[:seats]), by=user)
+
+    for data in ({}, {"dealer": "0"}, {"declared_0": "5"}, {"record_json": "{}"}):
+        response, body = check(client, match, data)
+        assert response.status_code in (200, 400), body
+        assert body["valid"] is False and body["message"]

@@ -194,11 +194,9 @@
     }
   }, true);
 
-  // A form that arrives filled in (a correction, a re-shown refused hand) is checked at once.
-  var filled = Array.prototype.some.call(form.querySelectorAll("[data-declared]"), function (el) {
-    return el.value !== "";
-  });
-  if (filled) {
+  // A form that arrives filled in (a correction, a refused hand shown again) is checked at
+  // once, every field as typed; a new hand's (even with its suggestions) waits for a change.
+  if (form.hasAttribute("data-live-now")) {
     everything = true;
     send();
   }
