@@ -61,6 +61,17 @@ def player_histories(*, player: Player | int) -> dict[str, list[RatingHistory]]:
     return dict(out)
 
 
+def rating_changes(histories: dict[str, list[RatingHistory]]) -> dict[int, dict[str, float]]:
+    """Per rated match (by id): the displayed rating before and after it, and the change."""
+    out = {}
+    for history in histories.values():
+        for row in history:
+            before = conservative(row.mu_before, row.sigma_before)
+            after = conservative(row.mu_after, row.sigma_after)
+            out[row.match_id] = {"before": before, "after": after, "delta": after - before}
+    return out
+
+
 def places_count(history: list[RatingHistory]) -> list[tuple[int, int]]:
     """(place, how many times) over a player's rated matches of one game, best place first."""
     return sorted(Counter(row.place for row in history).items())

@@ -83,22 +83,11 @@ def player_detail(request, pk: int):
             "chart": _rating_chart(history),
             "chart_desc": _chart_desc(history),
         })  # fmt: skip
-    changes = {
-        row.match_id: {
-            "place": row.place,
-            "before": page_selectors.conservative(row.mu_before, row.sigma_before),
-            "after": page_selectors.conservative(row.mu_after, row.sigma_after),
-        }
-        for history in histories.values()
-        for row in history
-    }
+    changes = page_selectors.rating_changes(histories)
     page = Paginator(selectors.match_list(player=player), MATCHES_PER_PAGE).get_page(request.GET.get("page"))
     rows = []
     for match in page.object_list:
-        change = changes.get(match.pk)
-        if change:
-            change["delta"] = change["after"] - change["before"]
-        rows.append({"match": match, "place": _place_of(match, player), "change": change})
+        rows.append({"match": match, "place": _place_of(match, player), "change": changes.get(match.pk)})
     context: dict[str, Any] = {"player": player, "games": games, "page": page, "rows": rows}
     return render(request, "matches/player_detail.html", context)
 
