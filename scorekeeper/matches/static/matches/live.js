@@ -56,6 +56,7 @@
     if (busy) { waiting = true; return; }
     var body = snapshot();
     busy = true;
+    waiting = false;
     form.setAttribute("data-live-state", "checking");
     fetch(url, {
       method: "POST",
