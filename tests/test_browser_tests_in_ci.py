@@ -13,7 +13,8 @@ ONE_TEST = "tests/browser/test_live_check.py::test_wait_checked_sees_a_valid_han
 
 
 def run_without_browser(ci: str | None) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in ("CI", "DATABASE_URL", "REDIS_URL")}
+    drop = ("CI", "DATABASE_URL", "REDIS_URL", "DJANGO_LIVE_TEST_SERVER_ADDRESS")  # the parent's port is taken
+    env = {k: v for k, v in os.environ.items() if k not in drop}
     env["CHROMIUM"] = "/nonexistent/chromium"
     if ci is not None:
         env["CI"] = ci
