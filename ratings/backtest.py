@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .engine import Rater, Rating, first_place_probabilities
-from .refit import DynamicRefit, DynamicRefitModel, Refit, RefitModel
+from .forecast import Forecaster
+from .refit import DynamicRefit, DynamicRefitModel
 
 __all__ = [
     "BacktestInputError",
@@ -242,13 +243,13 @@ class EloPredictor:
 
 
 class RefitPredictor:
-    """The periodic batch refit of ``ratings.refit``, one pool per game."""
+    """The dynamic batch refit of ``ratings.refit``, one pool per game."""
 
-    def __init__(self, params: Refit | DynamicRefit):
+    def __init__(self, params: DynamicRefit):
         self.params = params
-        self.pools: dict[str, RefitModel | DynamicRefitModel] = {}
+        self.pools: dict[str, DynamicRefitModel] = {}
 
-    def _pool(self, match: BacktestMatch) -> RefitModel | DynamicRefitModel:
+    def _pool(self, match: BacktestMatch) -> DynamicRefitModel:
         pool = self.pools.get(match.game)
         if pool is None:
             pool = self.pools[match.game] = self.params.model()
@@ -261,19 +262,24 @@ class RefitPredictor:
         self._pool(match).update(match.sides, match.places)
 
 
-class BlendPredictor:
-    """The mean of several predictors' probabilities (each updated on every match)."""
+class ForecastPredictor:
+    """The default predictions: a ``ratings.forecast.Forecaster`` per game pool."""
 
-    def __init__(self, *parts: Predictor):
-        self.parts = parts
+    def __init__(self, **options: Any):
+        self.options = options
+        self.pools: dict[str, Forecaster] = {}
+
+    def _pool(self, match: BacktestMatch) -> Forecaster:
+        pool = self.pools.get(match.game)
+        if pool is None:
+            pool = self.pools[match.game] = Forecaster(**self.options)
+        return pool
 
     def predict(self, match: BacktestMatch) -> list[float]:
-        predictions = [part.predict(match) for part in self.parts]
-        return [sum(ps) / len(ps) for ps in zip(*predictions, strict=True)]
+        return self._pool(match).win_probabilities(match.sides)
 
     def update(self, match: BacktestMatch) -> None:
-        for part in self.parts:
-            part.update(match)
+        self._pool(match).update(match.sides, match.places)
 
 
 class OraclePredictor:
@@ -490,11 +496,12 @@ PLACKETT_LUCE_TUNED = Rater(name="plackett-luce-tuned", tau=0.6, win_scale=2.0)
 
 
 def candidates(include_oracle: bool = True, include_refits: bool = True) -> list[Candidate]:
-    """The back-test's field: the default, openskill's models at their defaults, the best
-    Plackett–Luce, Elo, the batch refits (slow: a pass over the history every 500 matches),
-    and the oracle."""
+    """The back-test's field: the default (``ratings.forecast``), its online half alone,
+    openskill's models at their defaults, the best Plackett–Luce update found, Elo, the
+    dynamic refit alone (slow: a pass over the history every 500 matches), the oracle."""
     out = [
-        Candidate("default", lambda: RaterPredictor(Rater.default())),
+        Candidate("default", ForecastPredictor),
+        Candidate("online-bt-full", lambda: RaterPredictor(Rater.default())),
         Candidate("openskill-default", lambda: OpenSkillPredictor("PlackettLuce")),
         Candidate("openskill-bt-full", lambda: OpenSkillPredictor("BradleyTerryFull")),
         Candidate("openskill-tm-full", lambda: OpenSkillPredictor("ThurstoneMostellerFull")),
@@ -503,10 +510,7 @@ def candidates(include_oracle: bool = True, include_refits: bool = True) -> list
     ]
     if include_refits:
         out += [
-            Candidate("batch-refit", lambda: RefitPredictor(Refit())),
             Candidate("dynamic-refit", lambda: RefitPredictor(DynamicRefit())),
-            Candidate("default+dynamic-refit", lambda: BlendPredictor(
-                RaterPredictor(Rater.default()), RefitPredictor(DynamicRefit()))),
         ]
     if include_oracle:
         out.append(Candidate("oracle", OraclePredictor))
@@ -515,7 +519,7 @@ def candidates(include_oracle: bool = True, include_refits: bool = True) -> list
 
 def default_predictions(matches: Iterable[BacktestMatch]) -> Iterator[list[float]]:
     """The default model's pre-match win probabilities, one list per match, input order."""
-    predictor = RaterPredictor(Rater.default())
+    predictor = ForecastPredictor()
     for match in matches:
         yield predictor.predict(match)
         predictor.update(match)
