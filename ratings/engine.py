@@ -24,6 +24,7 @@ import math
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from statistics import NormalDist
+from typing import NamedTuple
 
 __all__ = [
     "MODELS",
@@ -58,6 +59,11 @@ class Rating:
 
 
 def _check_match(sides: Sequence[Sequence[Rating]], places: Sequence[int] | None = None) -> None:
+    n = len(sides)
+    if n >= 2 and all(sides) and (
+        places is None or (len(places) == n and all(type(p) is int and p >= 1 for p in places))
+    ):
+        return  # the fast path of every good match; below, what exactly is wrong
     if len(sides) < 2:
         raise ValueError(f"a match needs at least two sides, not {len(sides)}")
     for i, side in enumerate(sides):
@@ -142,34 +148,40 @@ class Rater:
         equal). Raises ValueError on a malformed match.
         """
         _check_match(sides, places)
+        return self._rate(sides, places)
+
+    def _rate(self, sides: Sequence[Sequence[Rating]], places: Sequence[int]) -> list[list[Rating]]:
         tau2, kappa = self._tau2, self.kappa
         n = len(sides)
         # Sigma grows by tau before the match (openskill does this first, then rates).
-        sig2 = [[r.sigma * r.sigma + tau2 for r in side] for side in sides]
-        team_mu = [0.0] * n
-        team_s2 = [0.0] * n
-        for i in range(n):
+        sig2 = []
+        team_mu = []
+        team_s2 = []
+        for side in sides:
+            row = [r.sigma * r.sigma + tau2 for r in side]
             m = 0.0
-            for r in sides[i]:
+            for r in side:
                 m += r.mu
             v = 0.0
-            for x in sig2[i]:
+            for x in row:
                 v += x
-            team_mu[i] = m
-            team_s2[i] = v
+            sig2.append(row)
+            team_mu.append(m)
+            team_s2.append(v)
         if self.model == "plackett-luce":
             steps = self._plackett_luce(team_mu, team_s2, places)
         else:
             steps = self._bradley_terry_full(team_mu, team_s2, places)
         out: list[list[Rating]] = []
-        for i in range(n):
-            omega, delta = steps[i]
-            s2 = team_s2[i]
+        sqrt = math.sqrt
+        for side, row, s2, (omega, delta) in zip(sides, sig2, team_s2, steps, strict=True):
+            if len(side) == 1:  # share = v / s2 = 1 exactly
+                out.append([Rating(side[0].mu + omega, sqrt(s2 * max(1 - delta, kappa)))])
+                continue
             side_out = []
-            for r, v in zip(sides[i], sig2[i], strict=True):
+            for r, v in zip(side, row, strict=True):
                 share = v / s2
-                sigma = math.sqrt(v) * math.sqrt(max(1 - share * delta, kappa))
-                side_out.append(Rating(r.mu + share * omega, sigma))
+                side_out.append(Rating(r.mu + share * omega, sqrt(v * max(1 - share * delta, kappa))))
             out.append(side_out)
         if len(set(places)) < n:
             out = _equalise_ties(sides, places, out)
@@ -229,24 +241,24 @@ class Rater:
         """Weng & Lin's Algorithm 1 (every pair of sides is one game): each side's (Ω, Δ)."""
         n = len(team_mu)
         two_beta2 = 2 * self._beta2
-        steps = []
-        for i in range(n):
-            mu_i, s2_i, place_i = team_mu[i], team_s2[i], places[i]
-            gamma_num = math.sqrt(s2_i)
-            omega = 0.0
-            delta = 0.0
-            for q in range(n):
-                if q == i:
-                    continue
-                c = math.sqrt(s2_i + team_s2[q] + two_beta2)
+        omegas = [0.0] * n
+        deltas = [0.0] * n
+        roots = [math.sqrt(v) for v in team_s2]
+        # Each pair once: c, and p (i beats q) with 1 − p for q beating i.
+        for i in range(n - 1):
+            mu_i, s2_i, place_i, root_i = team_mu[i], team_s2[i], places[i], roots[i]
+            for q in range(i + 1, n):
+                s2_q = team_s2[q]
+                c = math.sqrt(s2_i + s2_q + two_beta2)
                 p = 1 / (1 + math.exp((team_mu[q] - mu_i) / c))
-                ratio = s2_i / c
                 place_q = places[q]
                 won = 1.0 if place_q > place_i else 0.5 if place_q == place_i else 0.0
-                omega += ratio * (won - p)
-                delta += ((gamma_num / c) * ratio / c) * p * (1 - p)
-            steps.append((omega, delta))
-        return steps
+                pq = p * (1 - p)
+                omegas[i] += s2_i / c * (won - p)
+                omegas[q] += s2_q / c * (p - won)
+                deltas[i] += root_i / c * (s2_i / c) / c * pq
+                deltas[q] += roots[q] / c * (s2_q / c) / c * pq
+        return list(zip(omegas, deltas, strict=True))
 
     # -- predictions -----------------------------------------------------------------
     def _c(self, sides: Sequence[Sequence[Rating]]) -> tuple[list[float], list[float], float]:
@@ -269,6 +281,9 @@ class Rater:
     def win_probabilities(self, sides: Sequence[Sequence[Rating]]) -> list[float]:
         """Each side's probability of the first place, summing to 1 (``win_formula``)."""
         _check_match(sides)
+        return self._win(sides)
+
+    def _win(self, sides: Sequence[Sequence[Rating]]) -> list[float]:
         mus, s2s, c = self._c(sides)
         if self.win_formula == "plackett-luce":
             top = max(mus)
@@ -396,8 +411,7 @@ class MatchOutcome:
     places: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerChange:
+class PlayerChange(NamedTuple):
     """One player's part in one rated match: history row material."""
 
     player_id: Hashable
@@ -409,8 +423,7 @@ class PlayerChange:
     win_probability: float
 
 
-@dataclass(frozen=True, slots=True)
-class RatedMatch:
+class RatedMatch(NamedTuple):
     match_id: Hashable
     players: tuple[PlayerChange, ...]
     #: Per side, the pre-match win probability (summing to 1).
@@ -432,23 +445,23 @@ def replay(
     if ratings is None:
         ratings = {}
     prior = rater.prior()
+    get = ratings.get
     for match in matches:
-        seen = set()
-        for side in match.sides:
-            for player in side:
-                if player in seen:
-                    raise ValueError(f"match {match.match_id!r}: player {player!r} appears twice")
-                seen.add(player)
-        before = [[ratings.get(p, prior) for p in side] for side in match.sides]
-        probabilities = rater.win_probabilities(before)
-        after = rater.rate(before, match.places)
+        sides, places = match.sides, match.places
+        players = [p for side in sides for p in side]
+        if len(set(players)) != len(players):
+            twice = next(p for p in players if players.count(p) > 1)
+            raise ValueError(f"match {match.match_id!r}: player {twice!r} appears twice")
+        before = [[get(p, prior) for p in side] for side in sides]
+        _check_match(before, places)
+        probabilities = rater._win(before)
+        after = rater._rate(before, places)
         changes = []
-        for s, side in enumerate(match.sides):
+        for s, side in enumerate(sides):
+            place, probability, was, now = places[s], probabilities[s], before[s], after[s]
             for j, player in enumerate(side):
-                ratings[player] = after[s][j]
-                changes.append(
-                    PlayerChange(player, s, match.places[s], before[s][j], after[s][j], probabilities[s])
-                )
+                ratings[player] = now[j]
+                changes.append(PlayerChange(player, s, place, was[j], now[j], probability))
         yield RatedMatch(match.match_id, tuple(changes), tuple(probabilities))
 
 
