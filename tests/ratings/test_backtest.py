@@ -121,10 +121,10 @@ def test_default_predictions_are_one_list_per_match_in_input_order_summing_to_on
 def test_the_refit_is_the_same_whole_or_match_by_match():
     matches = bt.synthetic(4, bt.Generator(players=40, matches=300))
     params = DynamicRefit(every=50, epoch=60)
-    whole = bt.RefitPredictor(params)
+    whole = bt.refit_predictor(params)
     for m in matches:
         whole.update(m)
-    again = bt.RefitPredictor(params)
+    again = bt.refit_predictor(params)
     got = []
     for m in matches:
         got.append(again.predict(m))
