@@ -8,7 +8,7 @@ import math
 import pytest
 
 from ratings import backtest as bt
-from ratings.refit import Refit
+from ratings.refit import DynamicRefit
 
 LINES = [
     '{"game": "cul", "sides": [["ann"], ["bob"], ["cy"]], "places": [1, 2, 3]}',
@@ -57,13 +57,20 @@ def test_a_tiny_report_has_the_metrics_of_every_candidate():
     report = bt.run(matches, [c for c in bt.candidates(include_oracle=False)])
     assert report.matches == 3
     default = report.score("default")
-    # Nobody is known before the first match: a third each, then a half each for the tie.
-    assert default.accuracy == pytest.approx((1 / 3 + 1 + default.correct - 4 / 3) / 3)
-    assert default.mean_log_loss > 0
+    assert 0 <= default.accuracy <= 1 and default.mean_log_loss > 0 and default.mean_brier > 0
     text = bt.format_report(report)
     for name in ("default", "openskill-default", "elo", "winner accuracy", "log-loss", "Brier",
                  "calibration of default", "2 sides", "3 sides"):
         assert name in text
+
+
+def test_before_anybody_is_known_every_side_gets_the_same_chance():
+    first = list(bt.read_jsonl(LINES))[:1]
+    score = bt.run(first, bt.candidates(include_oracle=False)).score("default")
+    # A third each: the winner is one of three favourites; Brier (2/3)² + 2·(1/3)².
+    assert score.accuracy == pytest.approx(1 / 3)
+    assert score.mean_brier == pytest.approx(2 / 3)
+    assert score.mean_log_loss == pytest.approx(math.log(3))
 
 
 def test_metrics_of_a_sure_right_and_a_sure_wrong_prediction():
@@ -113,14 +120,43 @@ def test_default_predictions_are_one_list_per_match_in_input_order_summing_to_on
 
 def test_the_refit_is_the_same_whole_or_match_by_match():
     matches = bt.synthetic(4, bt.Generator(players=40, matches=300))
-    params = Refit(every=50, half_life=100)
-    whole = bt.RefitPredictor(params)
+    params = DynamicRefit(every=50, epoch=60)
+    whole = bt.refit_predictor(params)
     for m in matches:
         whole.update(m)
-    again = bt.RefitPredictor(params)
+    again = bt.refit_predictor(params)
     got = []
     for m in matches:
         got.append(again.predict(m))
         again.update(m)
     assert whole.pools["synthetic"].theta == again.pools["synthetic"].theta
+    assert max(len(chain) for chain in whole.pools["synthetic"].theta) > 1
     assert all(sum(p) == pytest.approx(1) for p in got)
+
+
+def test_the_forecasters_ratings_are_replays_and_its_odds_a_blend():
+    from ratings.engine import MatchOutcome, Rater, replay
+    from ratings.forecast import Forecaster
+
+    matches = bt.synthetic(9, bt.Generator(players=30, matches=250))
+    forecaster = Forecaster(refit=DynamicRefit(every=40, epoch=50))
+    for m in matches:
+        odds = forecaster.win_probabilities(m.sides)
+        assert sum(odds) == pytest.approx(1)
+        forecaster.update(m.sides, m.places)
+    ratings = {}
+    outcomes = (MatchOutcome(i, m.sides, m.places) for i, m in enumerate(matches))
+    list(replay(Rater.default(), outcomes, ratings))
+    assert forecaster.ratings == ratings
+    sides = matches[0].sides
+    online = Rater.default().win_probabilities([[ratings[p] for p in side] for side in sides])
+    batch = forecaster.refit.win_probabilities(sides)
+    assert forecaster.win_probabilities(sides) == pytest.approx(
+        [(a + b) / 2 for a, b in zip(online, batch, strict=True)])
+
+
+def test_a_forecaster_refuses_a_weight_outside_zero_to_one():
+    from ratings.forecast import Forecaster
+
+    with pytest.raises(ValueError, match="weight"):
+        Forecaster(weight=1.5)
