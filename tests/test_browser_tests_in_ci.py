@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ONE_TEST = "tests/browser/test_live_check.py::test_wait_checked_sees_a_valid_hand"
+ONE_TEST = "tests/browser/test_live_check.py::test_a_valid_hand_says_so_and_each_seats_score"
 
 
 def run_without_browser(ci: str | None) -> subprocess.CompletedProcess:

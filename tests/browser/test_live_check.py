@@ -71,10 +71,13 @@ def test_the_form_works_without_javascript_as_before(live_server, phone, table):
     assert checks == []
 
 
-def test_wait_checked_sees_a_valid_hand(live_server, page, table):
+def test_a_valid_hand_says_so_and_each_seats_score(live_server, page, table):
     sign_in(page, live_server.url, "marie", "table-side-42")
     page.goto(f"{live_server.url}/matches/{table.pk}/hands/new/")
+    expect(page.locator("[data-live-accept]")).to_be_hidden()  # until a mismatch appears
+    expect(page.locator("#live-summary")).to_be_hidden()  # nothing typed: nothing said
     fill_piquet_hand(page, demo_hands("partie-1")[0])
     wait_checked(page)
     expect(page.locator("#live-summary")).to_have_text("The hand is valid.")
+    expect(page.locator("[data-live-accept]")).to_be_hidden()
     expect(page.locator("#live-declared_0")).to_have_text("The rules give 43.")
