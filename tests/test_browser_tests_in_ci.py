@@ -13,7 +13,8 @@ ONE_TEST = "tests/browser/test_live_check.py::test_a_valid_hand_says_so_and_each
 
 
 def run_without_browser(ci: str | None) -> subprocess.CompletedProcess:
-    drop = ("CI", "DATABASE_URL", "REDIS_URL", "DJANGO_LIVE_TEST_SERVER_ADDRESS")  # the parent's port is taken
+    # Not the parent's live-server port either: that one is taken.
+    drop = ("CI", "DATABASE_URL", "REDIS_URL", "DJANGO_LIVE_TEST_SERVER_ADDRESS")
     env = {k: v for k, v in os.environ.items() if k not in drop}
     env["CHROMIUM"] = "/nonexistent/chromium"
     if ci is not None:

@@ -81,3 +81,21 @@ def test_a_valid_hand_says_so_and_each_seats_score(live_server, page, table):
     expect(page.locator("#live-summary")).to_have_text("The hand is valid.")
     expect(page.locator("[data-live-accept]")).to_be_hidden()
     expect(page.locator("#live-declared_0")).to_have_text("The rules give 43.")
+
+
+def test_a_mismatch_kept_with_a_reason_can_be_saved_as_disputed(live_server, page, table):
+    sign_in(page, live_server.url, "marie", "table-side-42")
+    page.goto(f"{live_server.url}/matches/{table.pk}/hands/new/")
+    fill_piquet_hand(page, {**demo_hands("partie-1")[0], "declared": [40, 23]})
+    wait_checked(page)
+    button = page.locator("#hand-form .actions button[type=submit]")
+    expect(button).to_have_attribute("aria-disabled", "true")
+
+    page.locator("[data-live-accept] label.check").click()
+    wait_checked(page)
+    expect(button).to_have_attribute("aria-disabled", "true")  # accepting needs a reason
+    page.fill("input[name=reason]", "we agreed on 40 at the table")
+    wait_checked(page)
+    expect(button).not_to_have_attribute("aria-disabled", "true")
+    save(page)
+    expect(page.locator("[role=status].alert")).to_contain_text("recorded as disputed")
