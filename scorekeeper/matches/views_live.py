@@ -45,7 +45,7 @@ def hand_check(request, pk: int, number: int | None = None):
     if match is None:
         return _answer(404, "not_found", _("There is no such match."))
     if number is not None and not selectors.match_current_hands(match=match).filter(number=number).exists():
-        return _answer(404, "not_found", _("The match has no hand %(number)s.") % {"number": number})
+        return _answer(404, "not_found", _("the match has no hand %(number)s") % {"number": number})
     blocked = _blocked(match, correcting=number is not None)
     if blocked:
         return _answer(409, "hand_blocked", blocked)
