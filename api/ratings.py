@@ -32,7 +32,7 @@ class RatedPlayerSerializer(serializers.Serializer):
 class LeaderboardEntrySerializer(serializers.Serializer):
     place = serializers.IntegerField(help_text="1 for the best; equal ratings share a place")
     player = RatedPlayerSerializer()
-    rating = serializers.FloatField(source="conservative", help_text="the displayed rating, mu − 3·sigma")
+    rating = serializers.FloatField(source="conservative", help_text="the displayed rating, mu − z·sigma (docs/ratings.md)")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     matches = serializers.IntegerField()
@@ -52,7 +52,7 @@ class CulOverallSerializer(serializers.Serializer):
 
 class PlayerGameRatingSerializer(serializers.Serializer):
     game = serializers.CharField(source="pool.game")
-    rating = serializers.FloatField(source="conservative", help_text="the displayed rating, mu − 3·sigma")
+    rating = serializers.FloatField(source="conservative", help_text="the displayed rating, mu − z·sigma (docs/ratings.md)")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     matches = serializers.IntegerField()
@@ -81,7 +81,7 @@ class PlayerRatingsSerializer(serializers.Serializer):
 class RatingValueSerializer(serializers.Serializer):
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
-    rating = serializers.FloatField(help_text="mu − 3·sigma")
+    rating = serializers.FloatField(help_text="the displayed rating, mu − z·sigma")
 
 
 class HistoryEntrySerializer(serializers.Serializer):
