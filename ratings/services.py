@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import queue
 import struct
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -123,6 +125,10 @@ def rating_pool_recompute(*, pool: RatingPool | int, job: RecomputeJob | int | N
     """
     pool_pk = pool.pk if isinstance(pool, RatingPool) else pool
     job_pk = job.pk if isinstance(job, RecomputeJob) else job
+    # The matches are read on a connection of their own while this one writes, unless the
+    # caller's transaction is open around this one (a test's): a second connection would not
+    # see what it has not committed.
+    read_aside = connection.vendor == "postgresql" and not transaction.get_connection().in_atomic_block
     with transaction.atomic():
         pool = RatingPool.objects.select_for_update().get(pk=pool_pk)
         if job_pk is not None and pool.recomputed_by_id == job_pk:
@@ -130,7 +136,7 @@ def rating_pool_recompute(*, pool: RatingPool | int, job: RecomputeJob | int | N
         pending = list(
             RatingEvent.objects.filter(game=pool.game, processed_at__isnull=True).values_list("id", flat=True)
         )
-        replayed = _replay(pool, start=None)
+        replayed = _replay(pool, start=None, read_aside=read_aside)
         now = timezone.now()
         _mark_processed(pending, now)
         pool.recomputed_by_id, pool.recomputed_at = job_pk, now
@@ -144,6 +150,13 @@ def rating_pool_recompute(*, pool: RatingPool | int, job: RecomputeJob | int | N
 
 
 def _mark_processed(ids: list[int], now) -> None:
+    if connection.vendor == "postgresql":  # one array parameter, however many
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f'UPDATE "{RatingEvent._meta.db_table}" SET "processed_at" = %s WHERE "id" = ANY(%s)',
+                [now, ids],
+            )
+        return
     for i in range(0, len(ids), 10_000):  # a statement takes at most 65,535 parameters
         RatingEvent.objects.filter(pk__in=ids[i : i + 10_000]).update(processed_at=now)
 
@@ -270,9 +283,10 @@ def _outcome(match, at, placements, players, partnerships) -> PoolMatch | None:
     return PoolMatch(match, at, tuple((p,) for p in players), tuple(placements))
 
 
-def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None) -> int:
+def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside: bool = False) -> int:
     """Rate the pool's matches from ``start`` on (None: all, from nothing); the caller holds
-    the pool's lock. Returns how many matches were rated."""
+    the pool's lock. Returns how many matches were rated. ``read_aside``: a full recompute
+    reads its matches in a thread on a connection of its own, as it rates and writes."""
     r = rater()
     history = RatingHistory.objects.filter(pool=pool)
     ratings: dict[int, Rating] = {}
@@ -281,9 +295,10 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None) -> int:
     if start is None:
         history.delete()  # one DELETE each: nothing refers to these rows
         PlayerRating.objects.filter(pool=pool).delete()
-        # Read whole (compact: 100,000 matches take about 40 MB) before the history's COPY
-        # opens on the connection: the server then stores rows while the rating goes on.
-        matches: Iterable[PoolMatch] = list(pool_matches(pool.game))
+        # Streamed from another connection while the history's COPY runs on this one, so that
+        # the server reads and stores while the rating goes on; else read whole first (compact:
+        # 100,000 matches take about 40 MB), before the COPY takes the connection.
+        matches: Iterable[PoolMatch] = _read_aside(pool.game) if read_aside else list(pool_matches(pool.game))
     else:
         at, match = start
         suffix = history.filter(Q(finished_at__gt=at) | Q(finished_at=at, match_id__gte=match))
@@ -306,9 +321,7 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None) -> int:
     full = start is None
     counts: dict[int, list] = {}  # full recompute: player → [matches, wins, last played]
     with _HistoryWriter(pool.pk) as writer:
-        _rate(r, matches, ratings, writer, counts if full else None, affected)
-    rated = len(matches)
-    last = matches[-1] if matches else None
+        rated, last = _rate(r, matches, ratings, writer, counts if full else None, affected)
     if full:
         _write_ratings(pool, r, [(p, ratings[p], *c) for p, c in counts.items()], replace=True)
         pool.matches = rated
@@ -337,10 +350,12 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None) -> int:
     return rated
 
 
-def _rate(r: Rater, matches, ratings: dict, writer, counts: dict | None, affected: set) -> None:
+def _rate(r: Rater, matches, ratings: dict, writer, counts: dict | None, affected: set):
     """The loop of a replay: rate each match from ``ratings`` (updated), write its history rows;
-    ``counts`` (a full recompute) gathers each player's matches, wins and last match."""
+    ``counts`` (a full recompute) gathers each player's matches, wins and last match. Returns
+    how many matches it rated and the last one."""
     prior = r.prior()
+    rated, m = 0, None
     for m in matches:
         before = [[ratings.get(p, prior) for p in side] for side in m.sides]
         probabilities = r.win_probabilities(before)
@@ -361,8 +376,50 @@ def _rate(r: Rater, matches, ratings: dict, writer, counts: dict | None, affecte
                     c[0] += 1
                     c[1] += won
                     c[2] = at
+        rated += 1
         if writer.pending >= HISTORY_BATCH:
             writer.flush()
+    return rated, m
+
+
+def _read_aside(game: str) -> Iterator[PoolMatch]:
+    """``pool_matches(game)`` read by a thread on its own connection, a bounded queue ahead."""
+    batches: queue.Queue = queue.Queue(maxsize=16)
+    stop = threading.Event()
+
+    def put(item) -> None:
+        while not stop.is_set():
+            try:
+                batches.put(item, timeout=0.2)
+                return
+            except queue.Full:
+                continue
+
+    def read() -> None:
+        try:
+            batch = []
+            for m in pool_matches(game):
+                batch.append(m)
+                if len(batch) == CHUNK:
+                    put(batch)
+                    batch = []
+            put(batch)
+            put(None)
+        except BaseException as error:  # handed to the consumer
+            put(error)
+        finally:
+            connection.close()  # this thread's own
+
+    reader = threading.Thread(target=read, name=f"ratings-read-{game}", daemon=True)
+    reader.start()
+    try:
+        while (batch := batches.get()) is not None:
+            if isinstance(batch, BaseException):
+                raise batch
+            yield from batch
+    finally:
+        stop.set()
+        reader.join(timeout=10)
 
 
 _HISTORY_COLUMNS = ("pool_id", "player_id", "match_id", "finished_at", "side", "place",
