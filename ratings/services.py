@@ -28,7 +28,7 @@ import struct
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import orjson
@@ -41,7 +41,7 @@ from scorekeeper.matches.models import Match, Seat
 from scorekeeper.outbox.services import outbox_enqueue, outbox_enqueue_group
 from scorekeeper.rules import UnknownGame, find_ruleset
 
-from .engine import Rater, Rating
+from .engine import Rater, Rating, replay
 from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool, RecomputeJob
 
 log = logging.getLogger(__name__)
@@ -236,10 +236,12 @@ def pool_matches(game: str, start: tuple[datetime, int] | None = None) -> Iterat
 
 
 #: A whole pool in its order, in one statement streamed from a server-side cursor: each match
-#: with the time of its first event, its placements (as text: orjson parses it) and its
-#: players in seat order.
+#: with the time of its first event (µs since 1970: Django's time-zone-aware loader of
+#: timestamps cost more than the rest of the read), its placements (as text: orjson parses it)
+#: and its players in seat order.
 _POOL_SQL = """
-SELECT m.id, f.first, m.result ->> 'placements', array_agg(s.player_id ORDER BY s.position)
+SELECT m.id, (EXTRACT(EPOCH FROM f.first) * 1000000)::int8, m.result ->> 'placements',
+       array_agg(s.player_id ORDER BY s.position)
 FROM (SELECT match_id, min(at) AS first FROM ratings_ratingevent WHERE game = %s GROUP BY match_id) f
 JOIN matches_match m ON m.id = f.match_id AND m.status = 'finished'
 JOIN matches_seat s ON s.match_id = m.id
@@ -252,7 +254,8 @@ def _pool_matches_postgresql(game: str, partnerships) -> Iterator[PoolMatch]:
     with connection.chunked_cursor() as cursor:
         cursor.execute(_POOL_SQL, [game])
         while rows := cursor.fetchmany(CHUNK):
-            for match, at, placements, players in rows:
+            for match, micros, placements, players in rows:
+                at = _UNIX_EPOCH + timedelta(microseconds=micros)
                 try:
                     placements = orjson.loads(placements) if placements is not None else None
                 except orjson.JSONDecodeError:
@@ -264,10 +267,10 @@ def _pool_matches_postgresql(game: str, partnerships) -> Iterator[PoolMatch]:
 
 def _outcome(match, at, placements, players, partnerships) -> PoolMatch | None:
     if (
-        not isinstance(placements, list)
+        type(placements) is not list
         or len(placements) != len(players)
         or len(players) < 2
-        or not all(isinstance(p, int) and not isinstance(p, bool) and p >= 1 for p in placements)
+        or not all(type(p) is int and p >= 1 for p in placements)  # bools are not places
     ):
         log.warning(
             "match %s: placements %r do not fit its %d seats; not rated", match, placements, len(players)
@@ -351,35 +354,35 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside:
 
 
 def _rate(r: Rater, matches, ratings: dict, writer, counts: dict | None, affected: set):
-    """The loop of a replay: rate each match from ``ratings`` (updated), write its history rows;
-    ``counts`` (a full recompute) gathers each player's matches, wins and last match. Returns
-    how many matches it rated and the last one."""
-    prior = r.prior()
-    rated, m = 0, None
-    for m in matches:
-        before = [[ratings.get(p, prior) for p in side] for side in m.sides]
-        probabilities = r.win_probabilities(before)
-        after = r.rate(before, m.places)
+    """The loop of a replay: the engine's ``replay`` rates each match from ``ratings``
+    (updated), its history rows are written; ``counts`` (a full recompute) gathers each
+    player's matches, wins and last match. Returns how many matches it rated and the last one."""
+    current: list = [None]
+
+    def fed():
+        for m in matches:
+            current[0] = m
+            yield m
+
+    rated = 0
+    for outcome in replay(r, fed(), ratings):
+        m = current[0]
         add = writer.match(m.match_id, m.finished_at)
         at = m.finished_at
-        for s, side in enumerate(m.sides):
-            place, probability = m.places[s], probabilities[s]
-            won = 1 if place == 1 else 0
-            for player, b, a in zip(side, before[s], after[s], strict=True):
-                ratings[player] = a
-                add(player, s, place, b.mu, b.sigma, a.mu, a.sigma, probability)
-                if counts is None:
-                    affected.add(player)
-                elif (c := counts.get(player)) is None:
-                    counts[player] = [1, won, at]
-                else:
-                    c[0] += 1
-                    c[1] += won
-                    c[2] = at
+        for player, side, place, before, after, probability in outcome.players:
+            add(player, side, place, before.mu, before.sigma, after.mu, after.sigma, probability)
+            if counts is None:
+                affected.add(player)
+            elif (c := counts.get(player)) is None:
+                counts[player] = [1, 1 if place == 1 else 0, at]
+            else:
+                c[0] += 1
+                c[1] += place == 1
+                c[2] = at
         rated += 1
         if writer.pending >= HISTORY_BATCH:
             writer.flush()
-    return rated, m
+    return rated, current[0]
 
 
 def _read_aside(game: str) -> Iterator[PoolMatch]:
@@ -430,6 +433,7 @@ _COPY_ROW = struct.Struct(">h" + "iq" * 4 + "ih" * 2 + "id" * 5)
 _COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
 _COPY_TRAILER = struct.pack(">h", -1)
 _PG_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
+_UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 class _HistoryWriter:
