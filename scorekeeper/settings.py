@@ -89,6 +89,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language from the switcher's cookie, else Accept-Language (after sessions, before common).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -141,7 +143,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The four languages of the tables we serve; every catalog in locale/ is complete (a test checks).
+LANGUAGES = [("en", "English"), ("fr", "Français"), ("de", "Deutsch"), ("ru", "Русский")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -165,18 +170,17 @@ WHITENOISE_USE_FINDERS = DEBUG
 LOGIN_URL = "login"
 
 REST_FRAMEWORK = {
+    # The one place the API's sign-in is chosen: apps send a token, the pages use the session.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        # DRF's token scheme with a leaner look-up of the token's user (api/authentication.py).
-        "api.authentication.TokenAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    # DRF's renderers (api/renderers.py: JSON by orjson) and its negotiation, remembered.
+    # JSON, and DRF's HTML pages for a browser (api/renderers.py: fixed for the list pages).
     "DEFAULT_RENDERER_CLASSES": [
-        "api.renderers.JSONRenderer",
+        "rest_framework.renderers.JSONRenderer",
         "api.renderers.BrowsableAPIRenderer",
     ],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.ContentNegotiation",
     # JSON only, strictly: a malformed body is a 400 (api/parsers.py); the token view takes forms too.
     "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
