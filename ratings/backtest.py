@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .engine import Rater, Rating, first_place_probabilities
-from .refit import Refit, RefitModel
+from .forecast import Forecaster
+from .refit import DynamicRefit, DynamicRefitModel
 
 __all__ = [
     "BacktestInputError",
@@ -51,6 +52,8 @@ class BacktestMatch:
     places: tuple[int, ...]
     #: Synthetic matches only: each side's true probability of the first place.
     oracle: tuple[float, ...] | None = None
+    #: Synthetic matches only: each side's true strength (its players' skills summed).
+    truth: tuple[float, ...] | None = None
 
     def outcome(self) -> list[float]:
         """y: 1 for the winner, 1/t to each of t sides sharing the first place."""
@@ -156,8 +159,9 @@ class RaterPredictor:
         return self.rater.win_probabilities(self._sides(match))
 
     def update(self, match: BacktestMatch) -> None:
+        sides = self._sides(match)
         pool = self.pools[match.game]
-        after = self.rater.rate(self._sides(match), match.places)
+        after = self.rater.rate(sides, match.places)
         for side, new in zip(match.sides, after, strict=True):
             for player, rating in zip(side, new, strict=True):
                 pool[player] = rating
@@ -194,8 +198,9 @@ class OpenSkillPredictor:
         return rater.win_probabilities([[Rating(r.mu, r.sigma) for r in s] for s in sides])
 
     def update(self, match: BacktestMatch) -> None:
+        sides = self._sides(match)
         pool = self.pools[match.game]
-        after = self.model.rate(self._sides(match), ranks=list(match.places))
+        after = self.model.rate(sides, ranks=list(match.places))
         for side, new in zip(match.sides, after, strict=True):
             for player, rating in zip(side, new, strict=True):
                 pool[player] = rating
@@ -238,16 +243,36 @@ class EloPredictor:
 
 
 class RefitPredictor:
-    """The periodic batch refit of ``ratings.refit``, one pool per game."""
+    """The dynamic batch refit of ``ratings.refit``, one pool per game."""
 
-    def __init__(self, params: Refit):
+    def __init__(self, params: DynamicRefit):
         self.params = params
-        self.pools: dict[str, RefitModel] = {}
+        self.pools: dict[str, DynamicRefitModel] = {}
 
-    def _pool(self, match: BacktestMatch) -> RefitModel:
+    def _pool(self, match: BacktestMatch) -> DynamicRefitModel:
         pool = self.pools.get(match.game)
         if pool is None:
             pool = self.pools[match.game] = self.params.model()
+        return pool
+
+    def predict(self, match: BacktestMatch) -> list[float]:
+        return self._pool(match).win_probabilities(match.sides)
+
+    def update(self, match: BacktestMatch) -> None:
+        self._pool(match).update(match.sides, match.places)
+
+
+class ForecastPredictor:
+    """The default predictions: a ``ratings.forecast.Forecaster`` per game pool."""
+
+    def __init__(self, **options: Any):
+        self.options = options
+        self.pools: dict[str, Forecaster] = {}
+
+    def _pool(self, match: BacktestMatch) -> Forecaster:
+        pool = self.pools.get(match.game)
+        if pool is None:
+            pool = self.pools[match.game] = Forecaster(**self.options)
         return pool
 
     def predict(self, match: BacktestMatch) -> list[float]:
@@ -459,22 +484,34 @@ def synthetic(seed: int, generator: Generator | None = None, with_oracle: bool =
             places[i] = places[prev] if tie else rank + 1
         oracle = tuple(first_place_probabilities(means, sds)) if with_oracle else None
         out.append(BacktestMatch(g.game, tuple(tuple(f"p{p}" for p in side) for side in sides),
-                                 tuple(places), oracle))
+                                 tuple(places), oracle, tuple(means)))
     return out
 
 
 # -- the candidates of the back-test ----------------------------------------------------
 
 
-def candidates(include_oracle: bool = True) -> list[Candidate]:
-    """The back-test's field: the default, openskill's models, Elo, and the oracle."""
+#: The best Plackett–Luce update found on the tuning seeds (win probabilities at a fixed scale).
+PLACKETT_LUCE_TUNED = Rater(name="plackett-luce-tuned", tau=0.6, win_scale=2.0)
+
+
+def candidates(include_oracle: bool = True, include_refits: bool = True) -> list[Candidate]:
+    """The back-test's field: the default (``ratings.forecast``), its online half alone,
+    openskill's models at their defaults, the best Plackett–Luce update found, Elo, the
+    dynamic refit alone (slow: a pass over the history every 500 matches), the oracle."""
     out = [
-        Candidate("default", lambda: RaterPredictor(Rater.default())),
+        Candidate("default", ForecastPredictor),
+        Candidate("online-bt-full", lambda: RaterPredictor(Rater.default())),
         Candidate("openskill-default", lambda: OpenSkillPredictor("PlackettLuce")),
         Candidate("openskill-bt-full", lambda: OpenSkillPredictor("BradleyTerryFull")),
         Candidate("openskill-tm-full", lambda: OpenSkillPredictor("ThurstoneMostellerFull")),
+        Candidate("plackett-luce-tuned", lambda: RaterPredictor(PLACKETT_LUCE_TUNED)),
         Candidate("elo", lambda: EloPredictor()),
     ]
+    if include_refits:
+        out += [
+            Candidate("dynamic-refit", lambda: RefitPredictor(DynamicRefit())),
+        ]
     if include_oracle:
         out.append(Candidate("oracle", OraclePredictor))
     return out
@@ -482,7 +519,84 @@ def candidates(include_oracle: bool = True) -> list[Candidate]:
 
 def default_predictions(matches: Iterable[BacktestMatch]) -> Iterator[list[float]]:
     """The default model's pre-match win probabilities, one list per match, input order."""
-    predictor = RaterPredictor(Rater.default())
+    predictor = ForecastPredictor()
     for match in matches:
         yield predictor.predict(match)
         predictor.update(match)
+
+
+# -- the displayed rating -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DisplayRow:
+    z: float
+    min_matches: int
+    listed: int
+    #: Spearman's correlation of the displayed rating with the true skill, listed players.
+    spearman: float
+    #: The mean true skill of the ten listed players the display ranks highest.
+    top10_true_skill: float
+
+
+def _ranks(values: Sequence[float]) -> list[float]:
+    order = sorted(range(len(values)), key=values.__getitem__)
+    ranks = [0.0] * len(values)
+    for r, i in enumerate(order):
+        ranks[i] = float(r)
+    return ranks
+
+
+def _spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
+    rx, ry = _ranks(xs), _ranks(ys)
+    n = len(xs)
+    mean = (n - 1) / 2
+    cov = sum((a - mean) * (b - mean) for a, b in zip(rx, ry, strict=True))
+    var = sum((a - mean) ** 2 for a in rx)
+    return cov / var if var else math.nan
+
+
+def display_study(
+    matches: Sequence[BacktestMatch],
+    rater: Rater,
+    zs: Sequence[float] = (0.0, 1.0, 2.0, 3.0),
+    min_matches: Sequence[int] = (1, 5, 10, 20),
+) -> list[DisplayRow]:
+    """How well ``mu − z·sigma`` ranks players by their true skill at the end of history.
+
+    Synthetic matches only (they carry the truth); a player's true skill is taken from his
+    last match alone at a side. For each z and each minimum number of matches to be listed:
+    the rank correlation over the listed players, and the true skill of the leaderboard's
+    top ten, which is what a conservative display is for (a newcomer's lucky streak should
+    not top it).
+    """
+    predictor = RaterPredictor(rater)
+    played: dict[Hashable, int] = {}
+    truth: dict[Hashable, float] = {}
+    for m in matches:
+        predictor.update(m)
+        for s, side in enumerate(m.sides):
+            for p in side:
+                played[p] = played.get(p, 0) + 1
+                if len(side) == 1 and m.truth is not None:
+                    truth[p] = m.truth[s]
+    ratings = {p: r for pool in predictor.pools.values() for p, r in pool.items()}
+    rows = []
+    for z in zs:
+        for floor in min_matches:
+            listed = [p for p in truth if played[p] >= floor]
+            shown = [ratings[p].mu - z * ratings[p].sigma for p in listed]
+            true = [truth[p] for p in listed]
+            top = sorted(range(len(listed)), key=lambda i: -shown[i])[:10]
+            rows.append(DisplayRow(z, floor, len(listed), _spearman(shown, true),
+                                   sum(true[i] for i in top) / max(1, len(top))))
+    return rows
+
+
+def format_display_study(rows: Sequence[DisplayRow]) -> str:
+    lines = ["| z | min matches | listed | Spearman with true skill | top-10 true skill |",
+             "|---|-------------|--------|--------------------------|-------------------|"]
+    for r in rows:
+        lines.append(f"| {r.z:g} | {r.min_matches:11} | {r.listed:6} | {r.spearman:24.3f} | "
+                     f"{r.top10_true_skill:17.3f} |")
+    return "\n".join(lines)

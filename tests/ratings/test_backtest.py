@@ -8,7 +8,7 @@ import math
 import pytest
 
 from ratings import backtest as bt
-from ratings.refit import Refit
+from ratings.refit import DynamicRefit
 
 LINES = [
     '{"game": "cul", "sides": [["ann"], ["bob"], ["cy"]], "places": [1, 2, 3]}',
@@ -113,7 +113,7 @@ def test_default_predictions_are_one_list_per_match_in_input_order_summing_to_on
 
 def test_the_refit_is_the_same_whole_or_match_by_match():
     matches = bt.synthetic(4, bt.Generator(players=40, matches=300))
-    params = Refit(every=50, half_life=100)
+    params = DynamicRefit(every=50, epoch=60)
     whole = bt.RefitPredictor(params)
     for m in matches:
         whole.update(m)
@@ -123,4 +123,33 @@ def test_the_refit_is_the_same_whole_or_match_by_match():
         got.append(again.predict(m))
         again.update(m)
     assert whole.pools["synthetic"].theta == again.pools["synthetic"].theta
+    assert max(len(chain) for chain in whole.pools["synthetic"].theta) > 1
     assert all(sum(p) == pytest.approx(1) for p in got)
+
+
+def test_the_forecasters_ratings_are_replays_and_its_odds_a_blend():
+    from ratings.engine import MatchOutcome, Rater, replay
+    from ratings.forecast import Forecaster
+
+    matches = bt.synthetic(9, bt.Generator(players=30, matches=250))
+    forecaster = Forecaster(refit=DynamicRefit(every=40, epoch=50))
+    for m in matches:
+        odds = forecaster.win_probabilities(m.sides)
+        assert sum(odds) == pytest.approx(1)
+        forecaster.update(m.sides, m.places)
+    ratings = {}
+    outcomes = (MatchOutcome(i, m.sides, m.places) for i, m in enumerate(matches))
+    list(replay(Rater.default(), outcomes, ratings))
+    assert forecaster.ratings == ratings
+    sides = matches[0].sides
+    online = Rater.default().win_probabilities([[ratings[p] for p in side] for side in sides])
+    batch = forecaster.refit.win_probabilities(sides)
+    assert forecaster.win_probabilities(sides) == pytest.approx(
+        [(a + b) / 2 for a, b in zip(online, batch, strict=True)])
+
+
+def test_a_forecaster_refuses_a_weight_outside_zero_to_one():
+    from ratings.forecast import Forecaster
+
+    with pytest.raises(ValueError, match="weight"):
+        Forecaster(weight=1.5)

@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-MODULES = ("ratings.engine", "ratings.cul", "ratings.backtest")
+MODULES = ("ratings.engine", "ratings.cul", "ratings.backtest", "ratings.refit", "ratings.forecast")
 
 
 def test_the_rating_engine_loads_no_django_drf_or_celery():

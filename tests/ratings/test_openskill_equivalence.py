@@ -33,13 +33,17 @@ def random_match(rng):
     return sides, places
 
 
+MODELS = {"plackett-luce": "PlackettLuce", "bradley-terry-full": "BradleyTerryFull"}
+
+
+@pytest.mark.parametrize("model", MODELS)
 @pytest.mark.parametrize("params", PARAMETERS)
-def test_our_update_equals_openskills_on_thousands_of_random_matches(params):
-    ours = Rater(**params)
-    theirs = openskill.PlackettLuce(**params)
+def test_our_update_equals_openskills_on_thousands_of_random_matches(model, params):
+    ours = Rater(model=model, **params)
+    theirs = getattr(openskill, MODELS[model])(**params)
     rng = random.Random(11)
     worst = 0.0
-    for _ in range(2000):
+    for _ in range(1500):
         sides, places = random_match(rng)
         got = ours.rate(sides, places)
         want = theirs.rate([[theirs.rating(mu=r.mu, sigma=r.sigma) for r in s] for s in sides], ranks=places)
@@ -47,6 +51,10 @@ def test_our_update_equals_openskills_on_thousands_of_random_matches(params):
             for g, w in zip(got_side, want_side, strict=True):
                 worst = max(worst, abs(g.mu - w.mu), abs(g.sigma - w.sigma))
     assert worst < 1e-9
+
+
+def test_the_default_is_an_update_we_compare():
+    assert Rater.default().model in MODELS
 
 
 def test_pairwise_win_probabilities_equal_openskills_predict_win():
