@@ -15,7 +15,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from ratings import page_selectors
 from ratings import services as ratings
+from ratings.engine import Rater
 from scorekeeper.matches.models import Match
 from scorekeeper.matches.services import hand_record, match_create, match_void
 from tests.fakes import hand
@@ -282,7 +284,9 @@ def test_the_profile_lists_the_matches_with_place_and_rating_change(client, rate
     rows = response.context["rows"]
     assert [row["place"] for row in rows] == [2, 2]  # lost to Ada, then to Cid
     assert all(row["change"] for row in rows)
-    assert "rating 0.0 →" in response.content.decode()
+    prior = Rater.default().prior()
+    start = page_selectors.conservative(prior.mu, prior.sigma)
+    assert f"rating {start:.1f} →" in response.content.decode()  # his first match, from the prior
 
 
 def test_the_profile_shows_the_overall_cul_rating(client, user, make_players):
