@@ -308,6 +308,17 @@ def test_the_profile_shows_the_overall_cul_rating(client, user, make_players):
 def test_a_player_without_ratings_has_a_plain_profile(client, players):
     body = client.get(players[0].get_absolute_url()).content.decode()
     assert "No rated match yet" in body and "No matches yet." in body
+    assert f"/matches/?player={players[0].pk}" in body
+
+
+@pytest.mark.parametrize("page", ["abc", "-1", "0", "99999999999999999999", "%00"])
+def test_a_bad_page_number_on_the_profile_or_a_leaderboard_shows_a_page(client, rated, players, page):
+    for url in (players[0].get_absolute_url(), reverse("leaderboard", args=["tally"])):
+        assert client.get(f"{url}?page={page}").status_code == 200
+
+
+def test_an_unknown_player_is_a_404(client, db):
+    assert client.get(reverse("player-detail", args=[99999])).status_code == 404
 
 
 def test_the_profile_takes_as_many_queries_for_30_matches_as_for_3(
