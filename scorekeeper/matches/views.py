@@ -87,7 +87,7 @@ def sheet_context(match: Match) -> dict[str, Any]:
         hand["dealer_name"] = names[dealer] if isinstance(dealer, int) and 0 <= dealer < n else None
         # The cell already shows the claim beside the rules' score: the note says why, once.
         hand["notes"] = [
-            {"who": names[m["seat"]] if 0 <= m.get("seat", -1) < n else "?", "why": _explanation(m)}
+            {"who": names[m["seat"]] if _at(names, m.get("seat")) else "?", "why": _explanation(m)}
             for m in hand["mismatches"]
         ]
         hand["has_notes"] = bool(hand["errors"] or hand["notes"] or hand["reason"])
@@ -105,7 +105,8 @@ def _text(value: Any, none: str | None) -> str | None:
 
 def _at(values, i: int):
     """The i-th per-seat value, or None when the hand has none (errors) or another shape."""
-    return values[i] if isinstance(values, list) and i < len(values) else None
+    ok = isinstance(values, list) and isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(values)
+    return values[i] if ok else None
 
 
 def hand_detail(request, pk: int, number: int):
