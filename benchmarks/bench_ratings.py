@@ -11,8 +11,8 @@ benchmark). The same synthetic matches (2–6 sides, some 2v2, ties) are rated b
 - our ``replay``, which also yields every player's before/after and the pre-match win
   probabilities (what a full recompute writes as history).
 
-Each is timed without tracemalloc (the best of ``--rounds`` runs: the machine is shared),
-then run again under tracemalloc for its peak memory.
+Each is timed without tracemalloc (the best of ``--rounds`` runs, the four taking turns:
+the machine is shared), then run again under tracemalloc for its peak memory.
 Then the back-test table on the generator, on the report seeds (tuning used others).
 """
 
@@ -61,18 +61,22 @@ def replay_all(matches):
     return ratings
 
 
-def measure(fn, matches, rounds):
-    """The best of ``rounds`` timed runs (the machine is shared), then a tracemalloc run."""
-    seconds = math.inf
+def measure(workloads, matches, rounds):
+    """Per workload, the best of ``rounds`` timed runs, the workloads taking turns in each
+    round (the machine is shared, its load comes and goes), then a tracemalloc run each."""
+    seconds = dict.fromkeys(workloads, math.inf)
     for _ in range(rounds):
-        start = time.perf_counter()
+        for name, fn in workloads.items():
+            start = time.perf_counter()
+            fn(matches)
+            seconds[name] = min(seconds[name], time.perf_counter() - start)
+    peaks = {}
+    for name, fn in workloads.items():
+        tracemalloc.start()
         fn(matches)
-        seconds = min(seconds, time.perf_counter() - start)
-    tracemalloc.start()
-    fn(matches)
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    return seconds, peak
+        peaks[name] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return seconds, peaks
 
 
 def main() -> None:
@@ -91,15 +95,17 @@ def main() -> None:
     print()
     print("| compute (in memory)               | matches/s | × openskill PL | peak memory (tracemalloc) |")
     print("|-----------------------------------|-----------|----------------|---------------------------|")
-    base = None
-    for name, fn in (("openskill PlackettLuce.rate()", openskill_loop),
-                     ("openskill BradleyTerryFull.rate()", openskill_bt_loop),
-                     ("ours: Rater.rate (BT-full)", rate_loop),
-                     ("ours: replay (with history)", replay_all)):
-        seconds, peak = measure(fn, matches, args.rounds)
-        rate = len(matches) / seconds
-        base = base or rate
-        print(f"| {name:<33} | {rate:9.0f} | {rate / base:13.2f}× | {peak / 2**20:22.1f} MB |")
+    workloads = {
+        "openskill PlackettLuce.rate()": openskill_loop,
+        "openskill BradleyTerryFull.rate()": openskill_bt_loop,
+        "ours: Rater.rate (BT-full)": rate_loop,
+        "ours: replay (with history)": replay_all,
+    }
+    seconds, peaks = measure(workloads, matches, args.rounds)
+    base = len(matches) / seconds["openskill PlackettLuce.rate()"]
+    for name in workloads:
+        rate = len(matches) / seconds[name]
+        print(f"| {name:<33} | {rate:9.0f} | {rate / base:13.2f}× | {peaks[name] / 2**20:22.1f} MB |")
 
     if args.no_backtest:
         return

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from .engine import Rater, Rating, first_place_probabilities
 from .forecast import Forecaster
-from .refit import DynamicRefit, DynamicRefitModel
+from .refit import DynamicRefit
 
 __all__ = [
     "BacktestInputError",
@@ -242,44 +242,40 @@ class EloPredictor:
                 pool[p] = pool.get(p, self.start) + change
 
 
-class RefitPredictor:
+class PoolModel(Protocol):
+    def win_probabilities(self, sides: Sequence[Sequence[Hashable]]) -> list[float]: ...
+
+    def update(self, sides: Sequence[Sequence[Hashable]], places: Sequence[int]) -> None: ...
+
+
+class PoolPredictor:
+    """A model that keeps its own pool state (players by id), one per game pool."""
+
+    def __init__(self, make: Callable[[], PoolModel]):
+        self.make = make
+        self.pools: dict[str, PoolModel] = {}
+
+    def _pool(self, match: BacktestMatch) -> PoolModel:
+        pool = self.pools.get(match.game)
+        if pool is None:
+            pool = self.pools[match.game] = self.make()
+        return pool
+
+    def predict(self, match: BacktestMatch) -> list[float]:
+        return self._pool(match).win_probabilities(match.sides)
+
+    def update(self, match: BacktestMatch) -> None:
+        self._pool(match).update(match.sides, match.places)
+
+
+def refit_predictor(params: DynamicRefit) -> PoolPredictor:
     """The dynamic batch refit of ``ratings.refit``, one pool per game."""
-
-    def __init__(self, params: DynamicRefit):
-        self.params = params
-        self.pools: dict[str, DynamicRefitModel] = {}
-
-    def _pool(self, match: BacktestMatch) -> DynamicRefitModel:
-        pool = self.pools.get(match.game)
-        if pool is None:
-            pool = self.pools[match.game] = self.params.model()
-        return pool
-
-    def predict(self, match: BacktestMatch) -> list[float]:
-        return self._pool(match).win_probabilities(match.sides)
-
-    def update(self, match: BacktestMatch) -> None:
-        self._pool(match).update(match.sides, match.places)
+    return PoolPredictor(params.model)
 
 
-class ForecastPredictor:
+def forecast_predictor(**options: Any) -> PoolPredictor:
     """The default predictions: a ``ratings.forecast.Forecaster`` per game pool."""
-
-    def __init__(self, **options: Any):
-        self.options = options
-        self.pools: dict[str, Forecaster] = {}
-
-    def _pool(self, match: BacktestMatch) -> Forecaster:
-        pool = self.pools.get(match.game)
-        if pool is None:
-            pool = self.pools[match.game] = Forecaster(**self.options)
-        return pool
-
-    def predict(self, match: BacktestMatch) -> list[float]:
-        return self._pool(match).win_probabilities(match.sides)
-
-    def update(self, match: BacktestMatch) -> None:
-        self._pool(match).update(match.sides, match.places)
+    return PoolPredictor(lambda: Forecaster(**options))
 
 
 class OraclePredictor:
@@ -500,7 +496,7 @@ def candidates(include_oracle: bool = True, include_refits: bool = True) -> list
     openskill's models at their defaults, the best Plackett–Luce update found, Elo, the
     dynamic refit alone (slow: a pass over the history every 500 matches), the oracle."""
     out = [
-        Candidate("default", ForecastPredictor),
+        Candidate("default", forecast_predictor),
         Candidate("online-bt-full", lambda: RaterPredictor(Rater.default())),
         Candidate("openskill-default", lambda: OpenSkillPredictor("PlackettLuce")),
         Candidate("openskill-bt-full", lambda: OpenSkillPredictor("BradleyTerryFull")),
@@ -510,7 +506,7 @@ def candidates(include_oracle: bool = True, include_refits: bool = True) -> list
     ]
     if include_refits:
         out += [
-            Candidate("dynamic-refit", lambda: RefitPredictor(DynamicRefit())),
+            Candidate("dynamic-refit", lambda: refit_predictor(DynamicRefit())),
         ]
     if include_oracle:
         out.append(Candidate("oracle", OraclePredictor))
@@ -519,7 +515,7 @@ def candidates(include_oracle: bool = True, include_refits: bool = True) -> list
 
 def default_predictions(matches: Iterable[BacktestMatch]) -> Iterator[list[float]]:
     """The default model's pre-match win probabilities, one list per match, input order."""
-    predictor = ForecastPredictor()
+    predictor = forecast_predictor()
     for match in matches:
         yield predictor.predict(match)
         predictor.update(match)

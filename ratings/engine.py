@@ -9,10 +9,10 @@ The updates are Algorithms 1 (full-pairing Bradley–Terry, the default) and 4 (
 of Weng & Lin (2011), "A Bayesian approximation method for online ranking", exactly as
 openskill's ``BradleyTerryFull.rate`` and ``PlackettLuce.rate`` compute them (tests/ratings
 compare them to 1e-9 on thousands of random untied matches), written lean because a full
-recompute of a pool must be at least as fast as openskill's own loop. One deliberate difference: tied
-sides. openskill means to give tied sides the same change of mu, but its averaging step
-works on aliased objects and does nothing; here it is done, so that a draw between equals
-leaves them equal (docs/ratings.md, "Ties").
+recompute of a pool must be at least as fast as openskill's own loop. One deliberate
+difference: tied sides. openskill means to give tied sides the same change of mu, but its
+averaging step works on aliased objects and does nothing; here it is done, so that a draw
+between equals leaves them equal (docs/ratings.md, "Ties").
 
 Which model, which parameters and which displayed rating were chosen by the back-test of
 ``ratings.backtest``; the table is in docs/ratings.md.
@@ -243,21 +243,23 @@ class Rater:
         two_beta2 = 2 * self._beta2
         omegas = [0.0] * n
         deltas = [0.0] * n
-        roots = [math.sqrt(v) for v in team_s2]
+        # Δ's term is γ·(σ²/c)/c·p(1 − p) with γ = σ/c: σ³/c³·p(1 − p).
+        cubes = [v * math.sqrt(v) for v in team_s2]
+        sqrt, exp = math.sqrt, math.exp
         # Each pair once: c, and p (i beats q) with 1 − p for q beating i.
         for i in range(n - 1):
-            mu_i, s2_i, place_i, root_i = team_mu[i], team_s2[i], places[i], roots[i]
+            mu_i, s2_i, place_i, cube_i = team_mu[i], team_s2[i], places[i], cubes[i]
             for q in range(i + 1, n):
                 s2_q = team_s2[q]
-                c = math.sqrt(s2_i + s2_q + two_beta2)
-                p = 1 / (1 + math.exp((team_mu[q] - mu_i) / c))
+                c = sqrt(s2_i + s2_q + two_beta2)
+                p = 1 / (1 + exp((team_mu[q] - mu_i) / c))
                 place_q = places[q]
-                won = 1.0 if place_q > place_i else 0.5 if place_q == place_i else 0.0
-                pq = p * (1 - p)
-                omegas[i] += s2_i / c * (won - p)
-                omegas[q] += s2_q / c * (p - won)
-                deltas[i] += root_i / c * (s2_i / c) / c * pq
-                deltas[q] += roots[q] / c * (s2_q / c) / c * pq
+                surprise = (1.0 if place_q > place_i else 0.5 if place_q == place_i else 0.0) - p
+                spread = p * (1 - p) / (c * c * c)
+                omegas[i] += s2_i / c * surprise
+                omegas[q] -= s2_q / c * surprise
+                deltas[i] += cube_i * spread
+                deltas[q] += cubes[q] * spread
         return list(zip(omegas, deltas, strict=True))
 
     # -- predictions -----------------------------------------------------------------
