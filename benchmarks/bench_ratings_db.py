@@ -238,12 +238,12 @@ def main() -> None:
             pl, bt, rc = row["PlackettLuce"], row["BradleyTerryFull"], row["recompute"]
             print(f"| {i} | {cell(pl)} | {cell(bt)} | {cell(rc)} | {pl['seconds'] / rc['seconds']:.2f}× | "
                   f"{bt['seconds'] / rc['seconds']:.2f}× | {rc['peak_mb']:.0f} MB |")  # fmt: skip
-        for name in OPENSKILL:
+        for name in OPENSKILL if rows else ():
             ratios = [row[name]["seconds"] / row["recompute"]["seconds"] for row in rows]
             print(f"median × {name} loop: {statistics.median(ratios):.2f} (target ≥ 1.0)")
-        print(
-            f"recompute peak RSS ≤ {max(row['recompute']['peak_mb'] for row in rows):.0f} MB (target < 300)"
-        )
+        if rows:
+            peak = max(row["recompute"]["peak_mb"] for row in rows)
+            print(f"recompute peak RSS ≤ {peak:.0f} MB (target < 300)")
         if args.latency and redis_url:
             times = sorted(latency(args.latency, redis_url))
             p = lambda q: times[min(len(times) - 1, int(q * len(times)))]  # noqa: E731

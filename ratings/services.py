@@ -22,6 +22,7 @@ How ratings follow the matches (README "Ratings"):
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import queue
 import struct
@@ -31,7 +32,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import orjson
 from django.db import connection, transaction
 from django.db.models import Count, F, Max, Min, Q
 from django.utils import timezone
@@ -237,7 +237,7 @@ def pool_matches(game: str, start: tuple[datetime, int] | None = None) -> Iterat
 
 #: A whole pool in its order, in one statement streamed from a server-side cursor: each match
 #: with the time of its first event (µs since 1970: Django's time-zone-aware loader of
-#: timestamps cost more than the rest of the read), its placements (as text: orjson parses it)
+#: timestamps cost more than the rest of the read), its placements (as text, parsed here)
 #: and its players in seat order.
 _POOL_SQL = """
 SELECT m.id, (EXTRACT(EPOCH FROM f.first) * 1000000)::int8, m.result ->> 'placements',
@@ -257,8 +257,8 @@ def _pool_matches_postgresql(game: str, partnerships) -> Iterator[PoolMatch]:
             for match, micros, placements, players in rows:
                 at = _UNIX_EPOCH + timedelta(microseconds=micros)
                 try:
-                    placements = orjson.loads(placements) if placements is not None else None
-                except orjson.JSONDecodeError:
+                    placements = json.loads(placements) if placements is not None else None
+                except ValueError:
                     placements = None
                 outcome = _outcome(match, at, placements, players, partnerships)
                 if outcome is not None:
