@@ -416,6 +416,14 @@ def test_the_chances_of_piquet_voleur_are_per_team(client, user, make_players):
     assert sides[0]["win"] == pytest.approx(0.5)
 
 
+def test_the_new_match_page_has_a_plain_title_and_its_script_once(client, user, tally):
+    client.force_login(user)
+    body = client.get(reverse("match-new-game", args=["tally"])).content.decode()
+    title = body[body.index("<title>") : body.index("</title>")]
+    assert title == "<title>New Tally (test game) match · Scorekeeper"
+    assert body.count("<script>") == 1 and 'id="prediction-slot"' in body
+
+
 def test_starting_the_match_still_creates_it(client, user, players):
     client.force_login(user)
     response = client.post(
