@@ -1,31 +1,63 @@
-"""The result shape of spec 1.5 and the collector games fill while evaluating a hand."""
+"""The result shape of spec 1.5 and the collector games fill while evaluating a hand.
+
+Errors, warnings, mismatch explanations and breakdown notes hold a message code and its
+parameters (see ``messages``); their English text is rendered when it is read.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from .messages import Message, params_to_json, render
 
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """An error or a warning: a stable ``code``, a ``path`` into the input, a human ``message``."""
+    """An error or a warning: a stable ``code``, a ``path`` into the input, and its message
+    (``message_code`` with ``message_params``; ``message`` is the English text)."""
 
     code: str
     path: str
-    message: str
+    message_code: str
+    message_params: Mapping[str, Any] | None = None
 
-    def to_dict(self) -> dict[str, str]:
-        return {"code": self.code, "path": self.path, "message": self.message}
+    @property
+    def message(self) -> str:
+        return render(self.message_code, self.message_params)
+
+    @property
+    def text(self) -> Message:
+        return Message(self.message_code, self.message_params)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "path": self.path,
+            "message": self.message,
+            "message_code": self.message_code,
+            "message_params": params_to_json(self.message_params),
+        }
 
 
 @dataclass(frozen=True, slots=True)
 class Mismatch:
-    """A seat's declared value differs from the computed one."""
+    """A seat's declared value differs from the computed one; ``explanation`` says why."""
 
     seat: int
     declared: Any
     computed: Any
-    explanation: str
+    explanation_code: str
+    explanation_params: Mapping[str, Any] | None = None
+
+    @property
+    def explanation(self) -> str:
+        return render(self.explanation_code, self.explanation_params)
+
+    @property
+    def text(self) -> Message:
+        return Message(self.explanation_code, self.explanation_params)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -33,28 +65,39 @@ class Mismatch:
             "declared": self.declared,
             "computed": self.computed,
             "explanation": self.explanation,
+            "explanation_code": self.explanation_code,
+            "explanation_params": params_to_json(self.explanation_params),
         }
 
     def as_problem(self) -> Problem:
-        return Problem(
-            "score_mismatch",
-            f"declared[{self.seat}]",
-            f"seat {self.seat} declared {self.declared}, the rules give {self.computed}: "
-            f"{self.explanation}",
-        )
+        params = {"seat": self.seat, "declared": self.declared, "computed": self.computed,
+                  "explanation": self.text}
+        return Problem("score_mismatch", f"declared[{self.seat}]", "result.score_mismatch", params)
 
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One breakdown line: ``points`` earned by ``seat`` for ``item``."""
+    """One breakdown line: ``points`` earned by ``seat`` for ``item``; ``note`` says how."""
 
     seat: int
     item: str
     points: int
-    note: str
+    note_code: str
+    note_params: Mapping[str, Any] | None = None
+
+    @property
+    def note(self) -> str:
+        return render(self.note_code, self.note_params)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "item": self.item, "points": self.points, "note": self.note}
+        return {
+            "seat": self.seat,
+            "item": self.item,
+            "points": self.points,
+            "note": self.note,
+            "note_code": self.note_code,
+            "note_params": params_to_json(self.note_params),
+        }
 
 
 @dataclass(slots=True)
@@ -75,17 +118,29 @@ class Evaluation:
         return not self.errors and not self.mismatches
 
     # -- filling ---------------------------------------------------------
-    def error(self, code: str, path: str, message: str) -> None:
-        self.errors.append(Problem(code, path, message))
+    # ``message`` is a catalog code and ``params`` its parameters, or a ``Message``; a text the
+    # catalog does not know is shown as it is (a test's fake game writes plain English).
+    def error(self, code: str, path: str, message: str | Message, /, **params: Any) -> None:
+        if type(message) is Message:
+            message, params = message
+        self.errors.append(Problem(code, path, message, params))
 
-    def warn(self, code: str, path: str, message: str) -> None:
-        self.warnings.append(Problem(code, path, message))
+    def warn(self, code: str, path: str, message: str | Message, /, **params: Any) -> None:
+        if type(message) is Message:
+            message, params = message
+        self.warnings.append(Problem(code, path, message, params))
 
-    def line(self, seat: int, item: str, points: int, note: str) -> None:
-        self.breakdown.append(Line(seat, item, points, note))
+    def line(self, seat: int, item: str, points: int, note: str | Message, /, **params: Any) -> None:
+        if type(note) is Message:
+            note, params = note
+        self.breakdown.append(Line(seat, item, points, note, params))
 
-    def mismatch(self, seat: int, declared: Any, computed: Any, explanation: str) -> None:
-        self.mismatches.append(Mismatch(seat, declared, computed, explanation))
+    def mismatch(
+        self, seat: int, declared: Any, computed: Any, explanation: str | Message, /, **params: Any
+    ) -> None:
+        if type(explanation) is Message:
+            explanation, params = explanation
+        self.mismatches.append(Mismatch(seat, declared, computed, explanation, params))
 
     def discard_scoring(self) -> None:
         """Errors stop the evaluation: nothing is scored (spec 1.5)."""
