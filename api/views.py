@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from scorekeeper.matches import errors, selectors, services
+from scorekeeper.matches import errors, i18n, selectors, services
 from scorekeeper.matches.models import Match, Player
 from scorekeeper.rules import RULESETS, OptionsInvalid, UnknownGame, find_ruleset
 
@@ -227,7 +227,7 @@ class RulesScore(APIView):
                 errors=errors.rule_errors(problems, ""),
             ) from None
         evaluation = ruleset.evaluate(data["state"], data["hand"], accept_declared=data["accept_declared"])
-        return Response(evaluation.to_dict())
+        return Response(i18n.evaluation(evaluation.to_dict()))
 
 
 # -- players ---------------------------------------------------------------------------
@@ -392,7 +392,7 @@ def _written(hand, *, reevaluated: list[int] | None = None) -> dict:
     match = hand.match
     body = {
         "hand": hand_data(hand),
-        "evaluation": hand.evaluation,
+        "evaluation": i18n.evaluation(hand.evaluation),
         "match": {
             "id": match.pk,
             "status": match.status,

@@ -178,10 +178,17 @@ def _text(value: Any, tr: tuple) -> str:
 # Placeholders: {path} a path into the record ("points[2]"), {seat} a seat number, {value} the
 # offending value as the engine describes it, {card} a card in canonical notation ("10H").
 
+#: Explanations that open with the computed value ("the rules give 34: {detail}"); a page that
+#: shows that value beside the explanation shows only the ``detail`` parameter.
+RULES_GIVE = frozenset({"piquet.rules_give", "piquet.rules_give_team"})
+
 MESSAGES: dict[str, str | Plural | Term] = {
     # -- the result (spec 1.5) ------------------------------------------------------------------
     "result.score_mismatch": gettext_noop(
         "seat {seat} declared {declared}, the rules give {computed}: {explanation}"
+    ),
+    "result.mismatches": gettext_noop(
+        "declared scores differ from the rules for seat(s) {seats}: {explanation}"
     ),
     "result.problems": gettext_noop("{problems}"),
     "result.at_path": gettext_noop("{path}: {message}"),
