@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .messages import Message, params_to_json, render
+from .messages import MESSAGES, Message, params_to_json, render
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,13 +32,11 @@ class Problem:
         return Message(self.message_code, self.message_params)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "path": self.path,
-            "message": self.message,
-            "message_code": self.message_code,
-            "message_params": params_to_json(self.message_params),
-        }
+        out = {"code": self.code, "path": self.path, "message": self.message}
+        if self.message_code in MESSAGES:  # a plain text (a test's fake game) has no code
+            out["message_code"] = self.message_code
+            out["message_params"] = params_to_json(self.message_params)
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,14 +58,16 @@ class Mismatch:
         return Message(self.explanation_code, self.explanation_params)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "seat": self.seat,
             "declared": self.declared,
             "computed": self.computed,
             "explanation": self.explanation,
-            "explanation_code": self.explanation_code,
-            "explanation_params": params_to_json(self.explanation_params),
         }
+        if self.explanation_code in MESSAGES:
+            out["explanation_code"] = self.explanation_code
+            out["explanation_params"] = params_to_json(self.explanation_params)
+        return out
 
     def as_problem(self) -> Problem:
         params = {"seat": self.seat, "declared": self.declared, "computed": self.computed,
@@ -90,14 +90,11 @@ class Line:
         return render(self.note_code, self.note_params)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "item": self.item,
-            "points": self.points,
-            "note": self.note,
-            "note_code": self.note_code,
-            "note_params": params_to_json(self.note_params),
-        }
+        out = {"seat": self.seat, "item": self.item, "points": self.points, "note": self.note}
+        if self.note_code in MESSAGES:
+            out["note_code"] = self.note_code
+            out["note_params"] = params_to_json(self.note_params)
+        return out
 
 
 @dataclass(slots=True)
