@@ -154,7 +154,14 @@ def render(
         template = ngettext(entry.singular, entry.plural, count if isinstance(count, int) else 0)
     if not params:
         return template
-    values = _Params({key: _text(value, tr) for key, value in params.items()})
+    values = _Params(
+        {
+            key: "; ".join(_text(v, tr) for v in value)
+            if key in SENTENCE_LISTS and isinstance(value, (list, tuple))
+            else _text(value, tr)
+            for key, value in params.items()
+        }
+    )
     return template.format_map(values)
 
 
@@ -166,10 +173,12 @@ def _text(value: Any, tr: tuple) -> str:
     if isinstance(value, dict) and "code" in value:
         return render(value["code"], value.get("params"), gettext=tr[0], ngettext=tr[1], pgettext=tr[2])
     if isinstance(value, (list, tuple)):
-        texts = [_text(v, tr) for v in value]
-        sentences = any(isinstance(v, (Message, dict)) for v in value)
-        return ("; " if sentences else ", ").join(texts)
+        return ", ".join(_text(v, tr) for v in value)
     return str(value)
+
+
+#: Parameters that list whole sentences: joined with "; " (any other list with ", ").
+SENTENCE_LISTS = frozenset({"reasons", "problems", "hints", "notes"})
 
 
 # -- the catalog --------------------------------------------------------------------------------
@@ -430,4 +439,254 @@ MESSAGES: dict[str, str | Plural | Term] = {
         "hand {hand}: {expected} cards are passed, not {count}",
         "expected",
     ),
+    # -- the piquet family (spec 2–7) ------------------------------------------------------------
+    # Who: the elder (non-dealer) and the younger of a two-hand deal, a seat in three or four
+    # hands; each also as a possessor ("younger's trio of tens"), for sentences that need it.
+    "piquet.elder": pgettext_lazy("piquet hand", "elder"),
+    "piquet.younger": pgettext_lazy("piquet hand", "younger"),
+    "piquet.elder_s": pgettext_lazy("piquet hand, possessive", "elder's"),
+    "piquet.younger_s": pgettext_lazy("piquet hand, possessive", "younger's"),
+    "piquet.seat": gettext_noop("seat {seat}"),
+    "piquet.seat_s": gettext_noop("seat {seat}'s"),
+    "piquet.who": gettext_noop("{hand} (seat {seat})"),
+    # The combinations (spec 2.2): a sequence by its length and top card, a set by its rank.
+    "piquet.run.3.9": pgettext_lazy("piquet sequence", "tierce to the nine"),
+    "piquet.run.3.10": pgettext_lazy("piquet sequence", "tierce to the ten"),
+    "piquet.run.3.J": pgettext_lazy("piquet sequence", "tierce to the jack"),
+    "piquet.run.3.Q": pgettext_lazy("piquet sequence", "tierce to the queen"),
+    "piquet.run.3.K": pgettext_lazy("piquet sequence", "tierce to the king"),
+    "piquet.run.3.A": pgettext_lazy("piquet sequence", "tierce to the ace"),
+    "piquet.run.4.10": pgettext_lazy("piquet sequence", "quart to the ten"),
+    "piquet.run.4.J": pgettext_lazy("piquet sequence", "quart to the jack"),
+    "piquet.run.4.Q": pgettext_lazy("piquet sequence", "quart to the queen"),
+    "piquet.run.4.K": pgettext_lazy("piquet sequence", "quart to the king"),
+    "piquet.run.4.A": pgettext_lazy("piquet sequence", "quart to the ace"),
+    "piquet.run.5.J": pgettext_lazy("piquet sequence", "quint to the jack"),
+    "piquet.run.5.Q": pgettext_lazy("piquet sequence", "quint to the queen"),
+    "piquet.run.5.K": pgettext_lazy("piquet sequence", "quint to the king"),
+    "piquet.run.5.A": pgettext_lazy("piquet sequence", "quint to the ace"),
+    "piquet.run.6.Q": pgettext_lazy("piquet sequence", "sixième to the queen"),
+    "piquet.run.6.K": pgettext_lazy("piquet sequence", "sixième to the king"),
+    "piquet.run.6.A": pgettext_lazy("piquet sequence", "sixième to the ace"),
+    "piquet.run.7.K": pgettext_lazy("piquet sequence", "septième to the king"),
+    "piquet.run.7.A": pgettext_lazy("piquet sequence", "septième to the ace"),
+    "piquet.run.8.A": pgettext_lazy("piquet sequence", "huitième to the ace"),
+    "piquet.set.3.10": pgettext_lazy("piquet set", "trio of tens"),
+    "piquet.set.3.J": pgettext_lazy("piquet set", "trio of jacks"),
+    "piquet.set.3.Q": pgettext_lazy("piquet set", "trio of queens"),
+    "piquet.set.3.K": pgettext_lazy("piquet set", "trio of kings"),
+    "piquet.set.3.A": pgettext_lazy("piquet set", "trio of aces"),
+    "piquet.set.4.10": pgettext_lazy("piquet set", "quatorze of tens"),
+    "piquet.set.4.J": pgettext_lazy("piquet set", "quatorze of jacks"),
+    "piquet.set.4.Q": pgettext_lazy("piquet set", "quatorze of queens"),
+    "piquet.set.4.K": pgettext_lazy("piquet set", "quatorze of kings"),
+    "piquet.set.4.A": pgettext_lazy("piquet set", "quatorze of aces"),
+    "piquet.point": gettext_noop("point of {cards} ({pips})"),
+    "piquet.point_of": gettext_noop("point of {cards}"),
+    # Ranks as "a run of 4 cannot be topped by the {rank}" and "the {ranks} are listed twice" need them.
+    "piquet.top.7": pgettext_lazy("piquet rank as the top card of a run", "seven"),
+    "piquet.top.8": pgettext_lazy("piquet rank as the top card of a run", "eight"),
+    "piquet.top.9": pgettext_lazy("piquet rank as the top card of a run", "nine"),
+    "piquet.top.10": pgettext_lazy("piquet rank as the top card of a run", "ten"),
+    "piquet.top.J": pgettext_lazy("piquet rank as the top card of a run", "jack"),
+    "piquet.top.Q": pgettext_lazy("piquet rank as the top card of a run", "queen"),
+    "piquet.top.K": pgettext_lazy("piquet rank as the top card of a run", "king"),
+    "piquet.top.A": pgettext_lazy("piquet rank as the top card of a run", "ace"),
+    "piquet.ranks.10": pgettext_lazy("piquet rank, plural", "tens"),
+    "piquet.ranks.J": pgettext_lazy("piquet rank, plural", "jacks"),
+    "piquet.ranks.Q": pgettext_lazy("piquet rank, plural", "queens"),
+    "piquet.ranks.K": pgettext_lazy("piquet rank, plural", "kings"),
+    "piquet.ranks.A": pgettext_lazy("piquet rank, plural", "aces"),
+    # Breakdown items as explanations list them ("point 6, sequences 15"); English keeps the code.
+    "piquet.item.carte_blanche": pgettext_lazy("piquet breakdown item", "carte_blanche"),
+    "piquet.item.point": pgettext_lazy("piquet breakdown item", "point"),
+    "piquet.item.sequences": pgettext_lazy("piquet breakdown item", "sequences"),
+    "piquet.item.sets": pgettext_lazy("piquet breakdown item", "sets"),
+    "piquet.item.repique": pgettext_lazy("piquet breakdown item", "repique"),
+    "piquet.item.pique": pgettext_lazy("piquet breakdown item", "pique"),
+    "piquet.item.lead": pgettext_lazy("piquet breakdown item", "lead"),
+    "piquet.item.capture": pgettext_lazy("piquet breakdown item", "capture"),
+    "piquet.item.trick": pgettext_lazy("piquet breakdown item", "trick"),
+    "piquet.item.last_trick": pgettext_lazy("piquet breakdown item", "last_trick"),
+    "piquet.item.cards": pgettext_lazy("piquet breakdown item", "cards"),
+    "piquet.item.capot": pgettext_lazy("piquet breakdown item", "capot"),
+    "piquet.item.contract_overtricks": pgettext_lazy("piquet breakdown item", "contract_overtricks"),
+    "piquet.item.contract_defeated": pgettext_lazy("piquet breakdown item", "contract_defeated"),
+    # The steps of the reckoning order (spec 2.4), where a pique happens or a deal stops.
+    "piquet.step.play_begins": gettext_noop("as play begins"),
+    "piquet.step.lead": gettext_noop("lead to trick {trick}"),
+    "piquet.step.trick": gettext_noop("trick {trick}"),
+    "piquet.step.cards": gettext_noop("the cards"),
+    # Breakdown notes.
+    "piquet.note.carte_blanche": gettext_noop("carte blanche"),
+    "piquet.note.point": gettext_noop("point of {cards} ({pips}), good"),
+    "piquet.note.runs": gettext_noop("{runs}"),
+    "piquet.note.sets": gettext_noop("{sets}"),
+    "piquet.note.repique": gettext_noop("repique: {points} in hand before the opponent scores"),
+    "piquet.note.pique": gettext_noop("pique: {points} in hand and play before the opponent scores ({step})"),
+    "piquet.note.leads": ngettext_lazy("leads {tricks} trick", "leads {tricks} tricks", "tricks"),
+    "piquet.note.captures": ngettext_lazy(
+        "wins {tricks} trick led by the opponent", "wins {tricks} tricks led by the opponent", "tricks"
+    ),
+    "piquet.note.tricks": ngettext_lazy("{tricks} trick won", "{tricks} tricks won", "tricks"),
+    "piquet.note.last_trick": gettext_noop("wins the last trick"),
+    "piquet.note.cards": gettext_noop("the cards: {tricks} tricks"),
+    "piquet.note.capot": gettext_noop("capot: all {tricks} tricks"),
+    "piquet.sign.plus": pgettext_lazy("piquet auction contract", "plus"),
+    "piquet.sign.minus": pgettext_lazy("piquet auction contract", "minus"),
+    "piquet.contract": gettext_noop("contract {tricks} {sign}"),
+    "piquet.contract_multiplied": gettext_noop("contract {tricks} {sign} ×{multiplier}"),
+    "piquet.note.overtricks_won": ngettext_lazy(
+        "{contract}: {made} trick won", "{contract}: {made} tricks won", "made"
+    ),
+    "piquet.note.overtricks_lost": ngettext_lazy(
+        "{contract}: {made} trick lost", "{contract}: {made} tricks lost", "made"
+    ),
+    "piquet.note.defeated_won": ngettext_lazy(
+        "{contract}: only {made} trick won", "{contract}: only {made} tricks won", "made"
+    ),
+    "piquet.note.defeated_lost": ngettext_lazy(
+        "{contract}: only {made} trick lost", "{contract}: only {made} tricks lost", "made"
+    ),
+    # Mismatch explanations (spec 2.4): {seat} names the seat, {seat_of} is its possessive form.
+    "piquet.barred_pique": gettext_noop("{barrer_of} {fact} reckons before {seat_of} play: no pique"),
+    "piquet.barred_repique": gettext_noop("{barrer_of} {fact} reckons before {seat_of} hand: no repique"),
+    "piquet.pique_not_reached": gettext_noop("no pique: {seat} did not reach {at}"),
+    "piquet.repique_not_reached": gettext_noop("no repique: {seat} did not reach {at}"),
+    "piquet.makes_pique": gettext_noop("{seat} makes a pique ({count} before the opponent scores, {step})"),
+    "piquet.makes_repique": gettext_noop(
+        "{seat} makes a repique ({count} before the opponent scores, {step})"
+    ),
+    "piquet.pique_is_other": gettext_noop("the pique is {owner_of}, not {seat_of}"),
+    "piquet.repique_is_other": gettext_noop("the repique is {owner_of}, not {seat_of}"),
+    "piquet.capot_in_all": gettext_noop(
+        "capot counts {capot} in all, not {cards} for the cards plus {capot}"
+    ),
+    "piquet.capot_additive": gettext_noop("with capot_additive the cards' {cards} is scored besides capot"),
+    "piquet.rules_give": gettext_noop("the rules give {computed}: {detail}"),
+    "piquet.rules_give_team": gettext_noop("the rules give seats {first} and {second} {computed}: {detail}"),
+    "piquet.items": gettext_noop("{items}"),
+    "piquet.items_stopped": gettext_noop("{items}; the deal stopped at {step}"),
+    "piquet.item_points": gettext_noop("{item} {points}"),
+    "piquet.nothing_scored": gettext_noop("nothing scored"),
+    "piquet.nothing_scored_stopped": gettext_noop("nothing scored; the deal stopped at {step}"),
+    # Reading the record.
+    "piquet.not_in_record": gettext_noop("{name} is not part of this game's record"),
+    "piquet.tricks_not_list": gettext_noop("tricks must be a list of seats, not {value}"),
+    "piquet.play_empty": gettext_noop("the play is required: the trick winners list is empty"),
+    "piquet.play_required": gettext_noop("the play is required: give the trick winners"),
+    "piquet.tricks_count": gettext_noop("a deal has {tricks} tricks, not {count}"),
+    "piquet.seat_finished": gettext_noop("seat {seat} has finished the match and takes no part"),
+    "piquet.seat_finished_deals": gettext_noop("seat {seat} has finished the match and cannot deal"),
+    "piquet.seat_finished_declares": gettext_noop("seat {seat} has finished the match: its deal score is 0"),
+    "piquet.play_not_object": gettext_noop("play must be an object, not {value}"),
+    "piquet.category_required": gettext_noop("{key} is required (null when nothing was declared)"),
+    "piquet.listed_twice": gettext_noop("seat {seat} is listed twice"),
+    "piquet.blanche_one_seat": gettext_noop("carte_blanche must be one seat or null here"),
+    "piquet.blanche_holders": gettext_noop("at most {most} players can be dealt no face card, not {count}"),
+    "piquet.category_not_object": gettext_noop("{key} must be an object or null, not {value}"),
+    "piquet.scorer_required": gettext_noop("{path} is required (null for equal)"),
+    "piquet.point_cards": gettext_noop("a point has {least} to 8 cards, not {cards}"),
+    "piquet.point_pips": gettext_noop("{cards} cards hold {low}–{high} pips, not {pips}"),
+    "piquet.no_sequence_listed": gettext_noop("seat {seat} scores sequences but none is listed"),
+    "piquet.no_set_listed": gettext_noop("seat {seat} scores sets but none is listed"),
+    "piquet.runs_too_many_cards": gettext_noop(
+        "the runs hold {total} cards, more than the {limit} a side holds"
+    ),
+    "piquet.sets_too_many_cards": gettext_noop(
+        "the sets hold {total} cards, more than the {limit} a side holds"
+    ),
+    "piquet.not_object": gettext_noop("{path} must be an object, not {value}"),
+    "piquet.sequence_length": gettext_noop("a sequence has 3 to 8 cards, not {value}"),
+    "piquet.not_a_rank": gettext_noop("{value} is not a piquet rank"),
+    "piquet.run_too_low": gettext_noop(
+        "a run of {length} cannot be topped by the {rank} (the pack starts at the seven)"
+    ),
+    "piquet.sets_cannot_tie": gettext_noop("sets can never be equal: name the scorer"),
+    "piquet.set_count": gettext_noop("a set has 3 or 4 cards, not {value}"),
+    "piquet.set_rank": gettext_noop("sets are of {allowed}, not {value}"),
+    "piquet.set_twice": gettext_noop("the {ranks} are listed twice"),
+    "piquet.play_conflict_tricks": gettext_noop("give the play either as a summary or as tricks, not both"),
+    "piquet.play_conflict_cards": gettext_noop(
+        "give the play either as a summary or as trick_cards, not both"
+    ),
+    "piquet.summary_infeasible": gettext_noop(
+        "no sequence of 12 trick winners gives these tricks, play points, last trick and pique"
+    ),
+    "piquet.tricks_required": gettext_noop("the target is reached during the play: give the tricks"),
+    "piquet.contract_not_object": gettext_noop("contract must be an object, not {value}"),
+    "piquet.contract_declarer": gettext_noop("{path} must be a seat 0…1, not {value}"),
+    "piquet.contract_tricks": gettext_noop("{path} must be an integer 7…12, not {value}"),
+    "piquet.contract_sign": gettext_noop('{path} must be "plus" or "minus", not {value}'),
+    "piquet.contract_multiplier": gettext_noop("{path} must be 1, 2 or 4, not {value}"),
+    # The state (spec 2.7, 3–7).
+    "piquet.state.partie_over": gettext_noop("after {deals} deals with totals {totals} the partie is over"),
+    "piquet.state.game_over": gettext_noop("a total has reached {target}, so the game is over"),
+    "piquet.team": gettext_noop("seats {first} and {second}"),
+    "piquet.state.partners_equal": gettext_noop("partners' totals must be equal ({teams})"),
+    "piquet.state.team_reached": gettext_noop("a team has reached {target} but the match is not over"),
+    "piquet.state.finished_seats": gettext_noop("finished must be a list of seats 0…2"),
+    "piquet.state.finished_twice": gettext_noop("a seat is listed twice in finished"),
+    "piquet.state.finished_count": gettext_noop(
+        "finished holds no seat, the first finisher, or all three in finishing order"
+    ),
+    "piquet.state.finished_over": gettext_noop(
+        "over must be true exactly when all three seats are in finished"
+    ),
+    "piquet.state.finisher_below": gettext_noop("a finisher's total is below {target}"),
+    "piquet.state.reached_not_finished": gettext_noop("a player has reached {target} but is not in finished"),
+    "piquet.partners_claim": gettext_noop("seats {first} and {second} claim {a} and {b}"),
+    "piquet.partners_disagree": gettext_noop(
+        "partners must claim the same score for a disputed deal to stand: {claims}"
+    ),
+    "piquet.dealer_rotation": gettext_noop("seat {seat} also dealt the previous deal"),
+    # The cards themselves (spec 2.6).
+    "piquet.card_not_in_pack": gettext_noop("{card} is not in the piquet pack"),
+    "piquet.hands_not_lists": gettext_noop("{key} must be a list of two lists of cards"),
+    "piquet.hands_length": gettext_noop("{key} must have 2 entries, one per seat, not {count}"),
+    "piquet.hand_not_list": gettext_noop("{path} must be a list of cards"),
+    "piquet.hand_size": gettext_noop("{path} has {count} cards; a piquet hand has {size}"),
+    "piquet.hands_required": gettext_noop("trick_cards can be checked only with the hands"),
+    "piquet.blanche_unsupported": gettext_noop("{who} declared carte blanche but was dealt {cards}"),
+    "piquet.blanche_not_declared": gettext_noop(
+        "{who} was dealt no king, queen or jack but did not declare carte blanche"
+    ),
+    "piquet.better_point": gettext_noop("{who} holds a better point, {better}, than the declared {declared}"),
+    "piquet.better_point_none": gettext_noop(
+        "{who} holds a better point, {better}, and nothing was declared"
+    ),
+    "piquet.better_sequence": gettext_noop(
+        "{who} holds a better sequence, {better}, than the declared {declared}"
+    ),
+    "piquet.better_sequence_none": gettext_noop(
+        "{who} holds a better sequence, {better}, and nothing was declared"
+    ),
+    "piquet.better_set": gettext_noop("{who} holds a better set, {better}, than the declared {declared}"),
+    "piquet.better_set_none": gettext_noop("{who} holds a better set, {better}, and nothing was declared"),
+    "piquet.point_unsupported": gettext_noop("{who} holds no suit with {cards} cards worth {pips}"),
+    "piquet.point_unsupported_equal": gettext_noop(
+        "{who} holds no suit with {cards} cards worth {pips} (an equal point needs both players to hold it)"
+    ),
+    "piquet.run_unsupported": gettext_noop("{who} does not hold a {run}"),
+    "piquet.run_unsupported_equal": gettext_noop(
+        "{who} does not hold a {run} (an equal sequence needs both players to hold it)"
+    ),
+    "piquet.runs_overlap": gettext_noop(
+        "{who} holds each declared run but not all of them at once (the runs would share cards)"
+    ),
+    "piquet.set_unsupported": gettext_noop("{who} declared {count} {ranks} but holds {held}"),
+    "piquet.trick_cards_not_list": gettext_noop(
+        "trick_cards must be a list of [leader's card, follower's card]"
+    ),
+    "piquet.trick_not_pair": gettext_noop("{path} must be [leader's card, follower's card]"),
+    "piquet.trick_illegal": gettext_noop("trick {trick}: {problem}"),
+    "piquet.leads_played": gettext_noop("{who} leads {card}, which he already played"),
+    "piquet.leads_not_held": gettext_noop("{who} leads {card}, which is not in his hand"),
+    "piquet.plays_played": gettext_noop("{who} plays {card}, which he already played"),
+    "piquet.plays_not_held": gettext_noop("{who} plays {card}, which is not in his hand"),
+    "piquet.must_follow": gettext_noop("{who} plays {card} to {lead} but holds {cards}: he must follow suit"),
+    "piquet.winner_mismatch": gettext_noop(
+        "tricks[{index}] says seat {seat} won trick {trick}; the cards give it to seat {winner}"
+    ),
+    "piquet.winners_count": gettext_noop("tricks lists {listed} winners but trick_cards has {tricks} tricks"),
 }

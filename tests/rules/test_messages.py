@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.rules import find_ruleset, messages, result
+from scorekeeper.rules.piquet import declarations, reckoning
 from scorekeeper.rules.messages import MESSAGES, Message, Plural, Term, render
 from tests.rules.conformance import GAMES
 
@@ -51,11 +52,35 @@ def test_every_message_code_the_engine_uses_is_in_the_catalog():
     assert used - set(MESSAGES) == set()
 
 
+#: Terms the engine looks up by key in a table (a run by length and top card …), not by name.
+TABLES = {
+    "piquet.run.": declarations.RUN_NAMES,
+    "piquet.set.": declarations.SET_NAMES,
+    "piquet.top.": declarations.RANK_NAMES,
+    "piquet.ranks.": declarations.RANK_PLURALS,
+    "piquet.item.": reckoning.ITEM_NAMES,
+}
+
+
 def test_every_catalog_entry_is_used_by_the_engine():
     """No dead entry: each one is a sentence a translator must write."""
     django_side = ENGINE.parent / "matches" / "i18n.py"  # the API's message for rejected hands
     source = _engine_source() + django_side.read_text(encoding="utf-8")
-    assert {code for code in MESSAGES if f'"{code}"' not in source} == set()
+    unused = {code for code in MESSAGES if f'"{code}"' not in source}
+    assert {code for code in unused if not code.startswith(tuple(TABLES))} == set()
+
+
+@pytest.mark.parametrize("prefix", TABLES)
+def test_each_table_of_terms_is_exactly_its_catalog_family(prefix):
+    assert {m.code for m in TABLES[prefix].values()} == {code for code in MESSAGES if code.startswith(prefix)}
+    assert all(type(MESSAGES[m.code]) is Term for m in TABLES[prefix].values())
+
+
+def test_every_legal_run_and_set_has_a_name():
+    ranks = declarations.PIQUET_RANKS
+    runs = {(length, top) for length in range(3, 9) for top in ranks if ranks.index(top) >= length - 1}
+    assert set(declarations.RUN_NAMES) == runs
+    assert set(declarations.SET_NAMES) == {(count, rank) for count in (3, 4) for rank in declarations.SET_RANKS}
 
 
 def test_a_plural_entry_names_a_placeholder_of_both_forms_as_its_count():
