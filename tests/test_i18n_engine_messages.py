@@ -125,6 +125,53 @@ def test_a_rule_error_message_is_in_the_requests_language_with_the_same_code(lan
     assert error["message"] == REQUIRED[language]
 
 
+PIQUET_DISPUTE = {
+    "seats": 2,
+    "hand": {
+        "dealer": 1, "carte_blanche": None, "point": {"scorer": 0, "cards": 6, "pips": 56},
+        "sequences": {"scorer": 0, "runs": [{"length": 5, "top": "A"}]},
+        "sets": {"scorer": 1, "sets": [{"rank": "K", "count": 3}]},
+        "tricks": [0] * 6 + [1] * 6, "declared": [58, 10],
+    },
+}  # fmt: skip
+PIQUET_REVOKE = {
+    "seats": 2,
+    "hand": {
+        **PIQUET_DISPUTE["hand"],
+        "point": {"scorer": 0, "cards": 4, "pips": 39},
+        "sequences": {"scorer": 0, "runs": [{"length": 3, "top": "J"}]},
+        "sets": {"scorer": 1, "sets": [{"rank": "A", "count": 3}]},
+        "hands": [["7H", "10D", "JD", "9C", "KS", "9H", "KD", "KH", "9D", "9S", "JS", "AC"],
+                  ["JC", "QD", "7D", "AS", "KC", "7S", "7C", "JH", "AD", "10S", "8H", "AH"]],
+        "trick_cards": [["10D", "JC"]], "declared": [17, 12],
+    },
+}  # fmt: skip
+NO_PIQUE = {
+    "en": "younger's trio of kings reckons before elder's play: no pique",
+    "fr": "brelan de rois du cadet se compte avant le jeu de l'aîné : pas de pic",
+    "de": "Drilling Könige der Hinterhand zählt vor dem Spiel der Vorhand: kein Pique",
+    "ru": "трио королей младшего засчитывается раньше розыгрыша старшего: пика нет",
+}
+REVOKE = {
+    "en": "trick 1: younger (seat 1) plays JC to 10D but holds AD, QD, 7D: he must follow suit",
+    "fr": "pli 1 : le cadet (place 1) joue JC sur 10D mais a AD, QD, 7D : il doit fournir",
+    "de": "Stich 1: Hinterhand (Platz 1) spielt JC auf 10D, hält aber AD, QD, 7D: Farbe muss bedient werden",
+    "ru": "взятка 1: младший (место 1) кладёт JC на 10D, хотя у него есть AD, QD, 7D: нужно ходить в масть",
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "fr", "de", "ru"])
+def test_a_piquet_explanation_and_error_speak_the_players_terms(language):
+    (mismatch,) = _dry_run("piquet", PIQUET_DISPUTE, language)["mismatches"]
+    (error,) = _dry_run("piquet", PIQUET_REVOKE, language)["errors"]
+
+    assert mismatch["explanation_code"] == "piquet.barred_pique"
+    assert mismatch["explanation"] == NO_PIQUE[language]
+    assert (error["code"], error["message_code"]) == ("trick_illegal", "piquet.trick_illegal")
+    assert error["message"] == REVOKE[language]
+
+
 @pytest.mark.django_db
 def test_a_breakdown_note_is_translated_too():
     result = _dry_run("bastard", {"seats": 4, "hand": {

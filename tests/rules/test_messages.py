@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.rules import find_ruleset, messages, result
-from scorekeeper.rules.piquet import declarations, reckoning
 from scorekeeper.rules.messages import MESSAGES, Message, Plural, Term, render
+from scorekeeper.rules.piquet import declarations, reckoning
 from tests.rules.conformance import GAMES
 
 ENGINE = Path(__file__).resolve().parents[2] / "scorekeeper" / "rules"
@@ -72,7 +72,8 @@ def test_every_catalog_entry_is_used_by_the_engine():
 
 @pytest.mark.parametrize("prefix", TABLES)
 def test_each_table_of_terms_is_exactly_its_catalog_family(prefix):
-    assert {m.code for m in TABLES[prefix].values()} == {code for code in MESSAGES if code.startswith(prefix)}
+    family = {code for code in MESSAGES if code.startswith(prefix)}
+    assert {m.code for m in TABLES[prefix].values()} == family
     assert all(type(MESSAGES[m.code]) is Term for m in TABLES[prefix].values())
 
 
