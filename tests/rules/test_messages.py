@@ -81,7 +81,8 @@ def test_every_legal_run_and_set_has_a_name():
     ranks = declarations.PIQUET_RANKS
     runs = {(length, top) for length in range(3, 9) for top in ranks if ranks.index(top) >= length - 1}
     assert set(declarations.RUN_NAMES) == runs
-    assert set(declarations.SET_NAMES) == {(count, rank) for count in (3, 4) for rank in declarations.SET_RANKS}
+    sets = {(count, rank) for count in (3, 4) for rank in declarations.SET_RANKS}
+    assert set(declarations.SET_NAMES) == sets
 
 
 def test_a_plural_entry_names_a_placeholder_of_both_forms_as_its_count():
