@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .messages import Message
+from .result import text_of
 
 if TYPE_CHECKING:
     from .result import Evaluation, Problem
@@ -50,7 +51,7 @@ class OptionsInvalid(RulesError):
 
     def __init__(self, problems: list[Problem]):
         self.problems = problems
-        at: list[Any] = [Message("result.at_path", {"path": p.path, "message": p.text}) for p in problems]
+        at: list[Any] = [Message("result.at_path", {"path": p.path, "message": text_of(p)}) for p in problems]
         super().__init__(Message("result.problems", {"problems": at}))
 
 
@@ -67,4 +68,4 @@ class HandRejected(RulesError):
         self.evaluation = evaluation
         first = (evaluation.errors or evaluation.mismatches)[0]
         code = getattr(first, "code", "score_mismatch")
-        super().__init__(first.text, code=code)
+        super().__init__(text_of(first), code=code)

@@ -13,6 +13,16 @@ from typing import Any
 from .messages import MESSAGES, Message, params_to_json, render
 
 
+def _with_text(out: dict[str, Any], key: str, code: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``out`` with the English text under ``key``, and its ``key_code`` and ``key_params`` (the
+    stable form, for storage); a plain text (a test's fake game writes one) has no code."""
+    out[key] = render(code, params)
+    if code in MESSAGES:
+        out[f"{key}_code"] = code
+        out[f"{key}_params"] = params_to_json(params)
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """An error or a warning: a stable ``code``, a ``path`` into the input, and its message
@@ -23,20 +33,12 @@ class Problem:
     message_code: str
     message_params: Mapping[str, Any] | None = None
 
-    @property
-    def message(self) -> str:
-        return render(self.message_code, self.message_params)
-
-    @property
-    def text(self) -> Message:
-        return Message(self.message_code, self.message_params)
+    #: The English text, rendered when it is read.
+    message = property(lambda self: render(self.message_code, self.message_params))
 
     def to_dict(self) -> dict[str, Any]:
-        out = {"code": self.code, "path": self.path, "message": self.message}
-        if self.message_code in MESSAGES:  # a plain text (a test's fake game) has no code
-            out["message_code"] = self.message_code
-            out["message_params"] = params_to_json(self.message_params)
-        return out
+        out = {"code": self.code, "path": self.path}
+        return _with_text(out, "message", self.message_code, self.message_params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,29 +51,15 @@ class Mismatch:
     explanation_code: str
     explanation_params: Mapping[str, Any] | None = None
 
-    @property
-    def explanation(self) -> str:
-        return render(self.explanation_code, self.explanation_params)
-
-    @property
-    def text(self) -> Message:
-        return Message(self.explanation_code, self.explanation_params)
+    explanation = property(lambda self: render(self.explanation_code, self.explanation_params))
 
     def to_dict(self) -> dict[str, Any]:
-        out = {
-            "seat": self.seat,
-            "declared": self.declared,
-            "computed": self.computed,
-            "explanation": self.explanation,
-        }
-        if self.explanation_code in MESSAGES:
-            out["explanation_code"] = self.explanation_code
-            out["explanation_params"] = params_to_json(self.explanation_params)
-        return out
+        out = {"seat": self.seat, "declared": self.declared, "computed": self.computed}
+        return _with_text(out, "explanation", self.explanation_code, self.explanation_params)
 
     def as_problem(self) -> Problem:
         params = {"seat": self.seat, "declared": self.declared, "computed": self.computed,
-                  "explanation": self.text}
+                  "explanation": text_of(self)}
         return Problem("score_mismatch", f"declared[{self.seat}]", "result.score_mismatch", params)
 
 
@@ -85,16 +73,18 @@ class Line:
     note_code: str
     note_params: Mapping[str, Any] | None = None
 
-    @property
-    def note(self) -> str:
-        return render(self.note_code, self.note_params)
+    note = property(lambda self: render(self.note_code, self.note_params))
 
     def to_dict(self) -> dict[str, Any]:
-        out = {"seat": self.seat, "item": self.item, "points": self.points, "note": self.note}
-        if self.note_code in MESSAGES:
-            out["note_code"] = self.note_code
-            out["note_params"] = params_to_json(self.note_params)
-        return out
+        out = {"seat": self.seat, "item": self.item, "points": self.points}
+        return _with_text(out, "note", self.note_code, self.note_params)
+
+
+def text_of(item: Problem | Mismatch) -> Message:
+    """The message of a problem or a mismatch, to render in any language or nest in another."""
+    if isinstance(item, Problem):
+        return Message(item.message_code, item.message_params)
+    return Message(item.explanation_code, item.explanation_params)
 
 
 @dataclass(slots=True)
