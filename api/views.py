@@ -195,7 +195,7 @@ def _ruleset_class(game: str):
     try:
         return find_ruleset(game)
     except UnknownGame as exc:
-        raise errors.NotFound(str(exc), field="game", code="game_unknown") from None
+        raise errors.NotFound(i18n.render(*exc.text), field="game", code="game_unknown") from None
 
 
 class RulesScore(APIView):

@@ -73,16 +73,20 @@ def explanation_detail(mismatch: dict[str, Any]) -> str:
     return text.removeprefix(f"the rules give {mismatch.get('computed')}: ")
 
 
-def rejection_message(evaluation_: dict[str, Any], code: str) -> str | None:
-    """The top message of a rejected hand in the active language, from its evaluation:
-    the first error's message, or for mismatches the seats and the first explanation."""
+def rejection_message(evaluation_: dict[str, Any], code: str, *, english: bool = False) -> str | None:
+    """The top message of a rejected hand in the active language (or in English), from its
+    evaluation: the first error's message, or for mismatches the seats and the first explanation."""
+    say = messages.render if english else render
     if code == "hand_invalid" and evaluation_.get("errors"):
-        first = problems(evaluation_["errors"][:1])[0]
-        return first.get("message")
+        first = evaluation_["errors"][0]
+        return say(first["message_code"], first.get("message_params")) if "message_code" in first else None
     if code == "score_mismatch" and evaluation_.get("mismatches"):
-        items = mismatches(evaluation_["mismatches"])
+        items = evaluation_["mismatches"]
+        if not all("explanation_code" in m for m in items):
+            return None
         seats = ", ".join(str(m.get("seat")) for m in items)
-        return render("result.mismatches", {"seats": seats, "explanation": items[0].get("explanation", "")})
+        explanation = say(items[0]["explanation_code"], items[0].get("explanation_params"))
+        return say("result.mismatches", {"seats": seats, "explanation": explanation})
     return None
 
 
@@ -96,10 +100,13 @@ def error_body(body: dict[str, Any]) -> dict[str, Any]:
     if isinstance(out.get("mismatches"), list):
         out["mismatches"] = mismatches(out["mismatches"])
     if isinstance(out.get("evaluation"), dict):
-        out["evaluation"] = evaluation(out["evaluation"])
-        message = rejection_message(out["evaluation"], str(out.get("code")))
-        if message is not None:
-            out["message"] = message
+        stored, out["evaluation"] = out["evaluation"], evaluation(out["evaluation"])
+        # The service wrote the message in English, maybe after its own words ("hand 2: …").
+        english = rejection_message(stored, str(out.get("code")), english=True)
+        said = str(out.get("message", ""))
+        if english and said.endswith(english):
+            localized = rejection_message(stored, str(out.get("code")))
+            out["message"] = said[: len(said) - len(english)] + str(localized)
     elif out.get("code") == "options_invalid" and out.get("problems"):
         at = [
             {"code": "result.at_path", "params": {"path": p.get("path", ""), "message": p.get("message", "")}}
