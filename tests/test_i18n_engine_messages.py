@@ -283,3 +283,16 @@ def test_an_old_hands_evaluation_is_shown_in_french_after_the_migration(client):
     page = client.get(f"/matches/{match.pk}/hands/1/", HTTP_ACCEPT_LANGUAGE="fr")
     assert page.status_code == 200
     assert "un « je vais » manqué ajoute une banque" in page.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "name"),
+    [("en", "ace of hearts"), ("fr", "as de cœur"), ("de", "Herz-Ass"), ("ru", "туз червей")],
+)
+def test_a_card_is_named_in_each_language_while_its_notation_stays(language, name):
+    from scorekeeper.rules.cards import Card, card_name
+
+    card = Card.parse("AH")
+    with translation.override(language):
+        assert i18n.render(*card_name(card)) == name
+    assert str(card) == "AH"

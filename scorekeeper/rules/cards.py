@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import CardInvalid
-from .messages import Message
+from .messages import Message, term
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("S", "H", "D", "C")
@@ -50,6 +50,16 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
+
+
+#: The names of ranks and suits for people, as catalog terms (records keep the notation).
+RANK_NAMES = {rank: term(f"card.rank.{rank}") for rank in RANKS}
+SUIT_NAMES = {suit: term(f"card.suit.{suit}") for suit in SUITS}
+
+
+def card_name(card: Card) -> Message:
+    """A card's name in words ("queen of spades", «dame de pique», «Pik-Dame», «дама пик»)."""
+    return Message("card.name", {"rank": RANK_NAMES[card.rank], "suit": SUIT_NAMES[card.suit]})
 
 
 def make_pack(ranks: tuple[str, ...]) -> frozenset[Card]:

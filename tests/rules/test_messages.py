@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.rules import find_ruleset, messages, result
+from scorekeeper.rules import cards, find_ruleset, messages, result
 from scorekeeper.rules.messages import MESSAGES, Message, Plural, Term, render
 from scorekeeper.rules.piquet import declarations, reckoning
 from tests.rules.conformance import GAMES
@@ -59,6 +59,8 @@ TABLES = {
     "piquet.top.": declarations.RANK_NAMES,
     "piquet.ranks.": declarations.RANK_PLURALS,
     "piquet.item.": reckoning.ITEM_NAMES,
+    "card.rank.": cards.RANK_NAMES,
+    "card.suit.": cards.SUIT_NAMES,
 }
 
 
@@ -190,3 +192,8 @@ def test_option_problems_carry_codes(game):
     assert problem.message_code == "option.unknown"
     assert problem.to_dict()["message"] == "no_such_option is not an option of this game"
     assert str(caught.value) == "options.no_such_option: no_such_option is not an option of this game"
+
+
+def test_a_card_is_named_in_words_for_people():
+    assert str(cards.card_name(cards.Card.parse("QS"))) == "queen of spades"
+    assert str(cards.card_name(cards.Card.parse("10h"))) == "ten of hearts"
