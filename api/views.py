@@ -156,7 +156,7 @@ class GameList(generics.GenericAPIView):
 
     @extend_schema(responses={200: GameSerializer(many=True), **schema.errors(404)})
     def get(self, request):
-        games = [cls.describe() for _, cls in sorted(RULESETS.items())]
+        games = [i18n.game(cls.describe()) for _, cls in sorted(RULESETS.items())]
         page = self.paginate_queryset(games)
         return self.get_paginated_response(page)
 
@@ -166,7 +166,7 @@ class GameDetail(APIView):
 
     @extend_schema(responses={200: GameSerializer, **schema.errors(404)})
     def get(self, request, game: str):
-        return Response(_ruleset_class(game).describe())
+        return Response(i18n.game(_ruleset_class(game).describe()))
 
 
 def _ruleset_class(game: str):

@@ -15,6 +15,7 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from scorekeeper.matches import i18n
+from scorekeeper.rules import RULESETS
 from scorekeeper.rules.messages import MESSAGES, Plural, Term
 
 ENGINE_LOCALE = Path(settings.BASE_DIR) / "scorekeeper" / "rules" / "locale"
@@ -65,10 +66,29 @@ def test_every_engine_message_code_has_a_translation_with_the_same_placeholders(
             }, (code, po.msgstr)
 
 
+def _catalog_texts() -> set[str]:
+    """The games' titles and the help of their options (``Ruleset.describe()``)."""
+    return {
+        text for cls in RULESETS.values() for text in (cls.title, *(o["help"] for o in cls.Options.specs()))
+    }
+
+
 @pytest.mark.parametrize("language", TRANSLATED)
-def test_the_po_file_holds_only_the_catalogs_entries(language):
-    keys = {_key(entry) for entry in MESSAGES.values()}
+def test_the_po_file_holds_only_the_catalogs_entries_and_the_game_catalogs_texts(language):
+    keys = {_key(entry) for entry in MESSAGES.values()} | {(None, text) for text in _catalog_texts()}
     assert {(e.msgctxt, e.msgid) for e in _po(language)} == keys
+    assert {e.msgid for e in _po(language).translated_entries()} >= _catalog_texts()
+
+
+@pytest.mark.django_db
+def test_the_game_catalog_gives_titles_and_option_help_in_the_requests_language():
+    response = APIClient().get("/api/v1/games/cul", HTTP_ACCEPT_LANGUAGE="ru")
+
+    entry = response.json()
+    assert entry["key"] == "cul" and entry["title"] == "Жопа"
+    help_of = {o["name"]: o["help"] for o in entry["options"]}
+    assert help_of["rating_scale"].startswith("Формула рейтинга")
+    assert {o["name"] for o in entry["options"]} == {o["name"] for o in RULESETS["cul"].Options.specs()}
 
 
 # -- the API's dry run in each language ----------------------------------------------------------

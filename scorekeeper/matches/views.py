@@ -199,7 +199,7 @@ def match_new(request):
     """Step 1: choose the game (each has its own options and seat counts)."""
     # The games the pages have a form for: a game scored by pasting JSON alone (a test game
     # registered on the fly) is not offered at the table.
-    games = [RULESETS[key].describe() for key in sorted(RULESETS) if key in HAND_FORMS]
+    games = [i18n.game(RULESETS[key].describe()) for key in sorted(RULESETS) if key in HAND_FORMS]
     return render(request, "matches/match_new.html", {"games": games})
 
 

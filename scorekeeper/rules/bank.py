@@ -15,7 +15,7 @@ from typing import Any
 
 from .cards import SHORT_PACK, Card
 from .fields import MISSING, Fields, describe, is_int, join
-from .messages import Message, term
+from .messages import Message, gettext_noop, term
 from .options import GameOptions, option
 from .result import Evaluation, competition_ranking
 from .ruleset import Ruleset, register, state_key_problems
@@ -43,56 +43,74 @@ def card_points(card: Card) -> int:
 
 @dataclass(frozen=True)
 class BankOptions(GameOptions):
-    target: int = option(248, effect="scoring", minimum=1, help="points to win (≥ target, spec 1.9)")
+    target: int = option(
+        248, effect="scoring", minimum=1, help=gettext_noop("points to win (≥ target, spec 1.9)")
+    )
     leftover_rule: str = option(
         "penalty",
         choices=("penalty", "none"),
         effect="scoring",
-        help="rule B: the cards left in a loser's hand cost points; rule A (none): they cost nothing",
+        help=gettext_noop(
+            "rule B: the cards left in a loser's hand cost points; rule A (none): they cost nothing"
+        ),
     )
     penalty_option: str = option(
         "cards",
         choices=("cards", "flat", "per_card"),
         effect="scoring",
-        help="option 1: the left cards' points; 2a: a fixed amount; 2b: an amount per left card",
+        help=gettext_noop(
+            "option 1: the left cards' points; 2a: a fixed amount; 2b: an amount per left card"
+        ),
     )
     penalty_reading: str = option(
         "additive",
         choices=("additive", "replace", "pointless_only"),
         effect="scoring",
-        help="options 2a/2b: added to the cards' points, instead of them, or only for cards worth nothing",
+        help=gettext_noop(
+            "options 2a/2b: added to the cards' points, instead of them, or only for cards worth nothing"
+        ),
     )
-    penalty_flat: int = option(31, choices=PENALTY_FLAT_AMOUNTS, effect="scoring", help="option 2a amount")
+    penalty_flat: int = option(
+        31, choices=PENALTY_FLAT_AMOUNTS, effect="scoring", help=gettext_noop("option 2a amount")
+    )
     penalty_per_card: int = option(
-        3, choices=PENALTY_PER_CARD_AMOUNTS, effect="scoring", help="option 2b amount per card"
+        3, choices=PENALTY_PER_CARD_AMOUNTS, effect="scoring", help=gettext_noop("option 2b amount per card")
     )
     king_bonus: str = option(
         "additive",
         choices=("additive", "replace"),
         effect="scoring",
-        help="the bonus for going out with a king is added to the going-out bonus or replaces it",
+        help=gettext_noop(
+            "the bonus for going out with a king is added to the going-out bonus or replaces it"
+        ),
     )
     tiebreak_players: str = option(
         "tied_only",
         seed="all",
         choices=("tied_only", "all"),
         effect="scoring",
-        help="who plays the party that breaks a tie on top: the tied players only, or everybody",
+        help=gettext_noop(
+            "who plays the party that breaks a tie on top: the tied players only, or everybody"
+        ),
     )
     trump_scheme: int = option(
         1,
         choices=(1, 2, 3, 4, 5),
         effect="check",
-        help="1 each a different trump; 2 no trumps; 3 one common; 4 two common; 5 junior and senior trumps",
+        help=gettext_noop(
+            "1 each a different trump; 2 no trumps; 3 one common; 4 two common; 5 junior and senior trumps"
+        ),
     )
     seven_rule: int = option(
-        1, choices=(1, 2, 3, 4), effect="recorded", help="what the next player does after a seven"
+        1, choices=(1, 2, 3, 4), effect="recorded", help=gettext_noop(
+            "what the next player does after a seven"
+        )
     )
     next_dealer_rule: str = option(
         "free",
         choices=("free", "loser", "finisher", "starter", "most_points", "fewest_points"),
         effect="check",
-        help="who deals the next party (loser, most_points and fewest_points are checked)",
+        help=gettext_noop("who deals the next party (loser, most_points and fewest_points are checked)"),
     )
 
 
@@ -339,7 +357,7 @@ class _Record:
 @register
 class Bank(Ruleset):
     key = "bank"
-    title = "Bank («Банк»)"
+    title = gettext_noop("Bank («Банк»)")
     seat_counts = (2, 3, 4)
     Options = BankOptions
     record_schema = RECORD_SCHEMA

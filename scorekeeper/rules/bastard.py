@@ -13,7 +13,7 @@ from typing import Any
 
 from .cards import Card
 from .fields import MISSING, Fields, describe, is_int, join
-from .messages import Message
+from .messages import Message, gettext_noop
 from .options import GameOptions, option
 from .result import Evaluation, competition_ranking
 from .ruleset import Ruleset, register, state_key_problems
@@ -36,28 +36,34 @@ class BastardOptions(GameOptions):
         False,
         seed=True,
         effect="scoring",
-        help="7♣ without 7♦ and without jacks scores 4 per trick (seed reading); classic: no effect.",
+        help=gettext_noop(
+            "7♣ without 7♦ and without jacks scores 4 per trick (seed reading); classic: no effect."
+        ),
     )
     removed_card_3p: str = option(
         "2S",
         seed="QS",
         effect="recorded",
         choices=("2S", "QS"),
-        help="Card removed from the pack with 3 players.",
+        help=gettext_noop("Card removed from the pack with 3 players."),
     )
     hands: int | str = option(
         "auto",
         effect="scoring",
         auto=True,
         minimum=1,
-        help='Hands per match; "auto" = 7 with 4 players, 9 with 3 (passing then covers the whole hand).',
+        help=gettext_noop(
+            'Hands per match; "auto" = 7 with 4 players, 9 with 3 (passing then covers the whole hand).'
+        ),
     )
     passing: str = option(
         "increasing",
         seed="none",
         effect="check",
         choices=("increasing", "none"),
-        help="Cards passed before each hand: 1, 3, 5 … (pagat), or none (seed); checked as a warning.",
+        help=gettext_noop(
+            "Cards passed before each hand: 1, 3, 5 … (pagat), or none (seed); checked as a warning."
+        ),
     )
 
 
@@ -147,7 +153,7 @@ STATE_KEYS = ("hands_played", "totals", "last_dealer", "over")
 @register
 class Bastard(Ruleset):
     key = "bastard"
-    title = "Bastard (Ugly)"
+    title = gettext_noop("Bastard (Ugly)")
     seat_counts = (3, 4)
     Options = BastardOptions
     record_schema = RECORD_SCHEMA

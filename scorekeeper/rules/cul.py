@@ -15,7 +15,7 @@ from typing import Any
 
 from .cards import SHORT_PACK, Card
 from .fields import MISSING, Fields, describe, is_int, join
-from .messages import Message, term
+from .messages import Message, gettext_noop, term
 from .options import GameOptions, option
 from .result import Evaluation, competition_ranking
 from .ruleset import Ruleset, register, state_key_problems
@@ -39,25 +39,29 @@ class CulOptions(GameOptions):
         seed=128,
         effect="scoring",
         choices=(116, 128),
-        help="Not-go target with 6 players (the seed's 128 breaks the table's 24-point gap).",
+        help=gettext_noop("Not-go target with 6 players (the seed's 128 breaks the table's 24-point gap)."),
     )
     rating_scale: str = option(
         "literal",
         effect="scoring",
         choices=RATING_SCALES,
-        help="Rating formula: literal S(D−G)/(KT) + 50 %, or normalised 50 % + half of it.",
+        help=gettext_noop("Rating formula: literal S(D−G)/(KT) + 50 %, or normalised 50 % + half of it."),
     )
     trump_scheme: int = option(
         1,
         effect="recorded",
         choices=(1, 2, 3, 4, 5),
-        help="1 each a different trump; 2 no trumps; 3 one common; 4 two common; 5 ♦ junior, ♠ senior.",
+        help=gettext_noop(
+            "1 each a different trump; 2 no trumps; 3 one common; 4 two common; 5 ♦ junior, ♠ senior."
+        ),
     )
     dealer_rule: str = option(
         "previous_first_leader",
         effect="check",
         choices=("previous_first_leader", "free"),
-        help="Who deals the next party: the previous party's first leader (warned), or anybody.",
+        help=gettext_noop(
+            "Who deals the next party: the previous party's first leader (warned), or anybody."
+        ),
     )
 
 
@@ -200,7 +204,7 @@ def _why(bet: str, points: int, target: int, delta: int) -> Message:
 @register
 class Cul(Ruleset):
     key = "cul"
-    title = "cul («Жопа»)"
+    title = gettext_noop("cul («Жопа»)")
     seat_counts = (2, 3, 4, 5, 6)
     Options = CulOptions
     record_schema = RECORD_SCHEMA

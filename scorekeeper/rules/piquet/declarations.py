@@ -17,7 +17,7 @@ from typing import Any
 from ..cards import parse_rank
 from ..errors import CardInvalid
 from ..fields import MISSING, Fields, describe, is_int, join
-from ..messages import Message, term
+from ..messages import Message, gettext_noop, term
 from ..options import option
 
 # -- the piquet ranks, their names and values (spec 2.1, 2.2) ----------------------------------
@@ -500,4 +500,4 @@ def declaration_schema(
 
 # Declared alike by every game of the family (spec 3–7).
 def sets_exclude_aces_option() -> Any:
-    return option(False, seed=True, effect="scoring", help="aces form no trio or quatorze")
+    return option(False, seed=True, effect="scoring", help=gettext_noop("aces form no trio or quatorze"))

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..fields import MISSING, Fields, is_int, join
-from ..messages import Message
+from ..messages import Message, gettext_noop
 from ..options import GameOptions, option
 from ..result import Evaluation
 from ..ruleset import Ruleset, register
@@ -61,14 +61,16 @@ def _first_leader():
         "dealer_right",
         effect="scoring",
         choices=FIRST_LEADERS,
-        help="who leads trick 1 of a deal of three or four hands",
+        help=gettext_noop("who leads trick 1 of a deal of three or four hands"),
     )
 
 
 @dataclass(frozen=True)
 class VoleurOptions(GameOptions):
     sets_exclude_aces: bool = sets_exclude_aces_option()
-    capot_additive: bool = option(False, seed=True, effect="scoring", help="capot = 10 for the cards + 40")
+    capot_additive: bool = option(
+        False, seed=True, effect="scoring", help=gettext_noop("capot = 10 for the cards + 40")
+    )
     target: int = target_option()
     first_leader: str = _first_leader()
 
@@ -77,14 +79,16 @@ class VoleurOptions(GameOptions):
 class NormandOptions(GameOptions):
     sets_exclude_aces: bool = sets_exclude_aces_option()
     capot_additive: bool = option(
-        False, seed=True, effect="scoring", help="capot is added to the 10 for the cards (three hands: 30)"
+        False, seed=True, effect="scoring", help=gettext_noop(
+            "capot is added to the 10 for the cards (three hands: 30)"
+        )
     )
     repique_total: int = option(
         90,
         seed=80,
         effect="scoring",
         choices=(80, 90),
-        help="a three-hand repique at 20 counts this total (bonus = total − 20)",
+        help=gettext_noop("a three-hand repique at 20 counts this total (bonus = total − 20)"),
     )
     target: int = target_option()
     first_leader: str = _first_leader()
@@ -266,7 +270,7 @@ def partners_differ(values: list[int]) -> bool:
 @register
 class PiquetVoleur(Ruleset):
     key = "piquet-voleur"
-    title = "Piquet voleur (four-hand partnership piquet)"
+    title = gettext_noop("Piquet voleur (four-hand partnership piquet)")
     seat_counts = (4,)
     Options = VoleurOptions
     partnerships = VOLEUR_TEAMS
@@ -358,7 +362,7 @@ def voleur_result(totals: list[int], winning_team: int | None) -> dict[str, Any]
 @register
 class PiquetNormand(Ruleset):
     key = "piquet-normand"
-    title = "Piquet normand (three-hand piquet)"
+    title = gettext_noop("Piquet normand (three-hand piquet)")
     seat_counts = (3,)
     Options = NormandOptions
     record_schema: ClassVar[dict[str, Any]] = _record_schema(

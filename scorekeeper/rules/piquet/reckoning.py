@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from ..messages import Message, term
+from ..messages import Message, gettext_noop, term
 from ..options import option
 from ..result import Evaluation, Line
 from .declarations import Declarations
@@ -470,4 +470,4 @@ def explain_mismatch(reckoning: Reckoning, seat: int, declared: int, computed: i
 
 # Declared alike by every game of the family that plays to a target (spec 2.5).
 def target_option() -> Any:
-    return option(100, effect="scoring", minimum=1, help="points for game")
+    return option(100, effect="scoring", minimum=1, help=gettext_noop("points for game"))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..fields import MISSING, Fields, describe, is_int, join
-from ..messages import Message, term
+from ..messages import Message, gettext_noop, term
 from ..options import GameOptions, option
 from ..result import Evaluation, competition_ranking
 from ..ruleset import Ruleset, register
@@ -58,13 +58,13 @@ def _two_hand_schema(extra_properties: dict | None = None, extra_required: tuple
 
 # Declared alike by the two-hand games.
 def _capot_additive_option() -> Any:
-    text = "capot = 10 for the cards + 40 instead of 40 in all"
+    text = gettext_noop("capot = 10 for the cards + 40 instead of 40 in all")
     return option(False, seed=True, effect="scoring", help=text)
 
 
 def _exchange_order_option() -> Any:
     return option(
-        "elder_first", seed="dealer_first", effect="recorded", help="who exchanges first",
+        "elder_first", seed="dealer_first", effect="recorded", help=gettext_noop("who exchanges first"),
         choices=("elder_first", "dealer_first"),
     )
 
@@ -74,8 +74,12 @@ class PiquetOptions(GameOptions):
     sets_exclude_aces: bool = sets_exclude_aces_option()
     capot_additive: bool = _capot_additive_option()
     exchange_order: str = _exchange_order_option()
-    deals: int = option(6, effect="scoring", minimum=1, help="deals in a partie before the tie rule")
-    rubicon: int = option(100, effect="scoring", minimum=1, help="the Rubicon line and the game bonus")
+    deals: int = option(
+        6, effect="scoring", minimum=1, help=gettext_noop("deals in a partie before the tie rule")
+    )
+    rubicon: int = option(
+        100, effect="scoring", minimum=1, help=gettext_noop("the Rubicon line and the game bonus")
+    )
 
 
 @dataclass(frozen=True)
@@ -86,13 +90,13 @@ class AuCentOptions(GameOptions):
     target: int = target_option()
     finish_hand: bool = option(
         False, seed=True, effect="scoring",
-        help="false: the game ends the moment a player reaches the target; "
-        "true: the deal is played out and the higher total wins",
+        help=gettext_noop("false: the game ends the moment a player reaches the target; "
+        "true: the deal is played out and the higher total wins"),
     )
     double_when: str = option(
         "loser_below_half", seed="loser_at_least_half", effect="scoring",
         choices=("loser_below_half", "loser_at_least_half"),
-        help="when the game counts double (half = target / 2)",
+        help=gettext_noop("when the game counts double (half = target / 2)"),
     )
 
 
@@ -102,10 +106,12 @@ class AuctionOptions(GameOptions):
     capot_additive: bool = _capot_additive_option()
     exchange: str = option(
         "allowed", seed="none", effect="recorded", choices=("allowed", "none"),
-        help="whether players exchange",
+        help=gettext_noop("whether players exchange"),
     )
-    deals: int = option(6, effect="scoring", minimum=1, help="deals in a partie")
-    rubicon: int = option(150, effect="scoring", minimum=1, help="the Rubicon line and the game bonus")
+    deals: int = option(6, effect="scoring", minimum=1, help=gettext_noop("deals in a partie"))
+    rubicon: int = option(
+        150, effect="scoring", minimum=1, help=gettext_noop("the Rubicon line and the game bonus")
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,7 +277,7 @@ class Piquet(RubiconPartie):
     """Rubicon piquet: a partie of six deals (spec 3)."""
 
     key = "piquet"
-    title = "Piquet (Rubicon, six-deal partie)"
+    title = gettext_noop("Piquet (Rubicon, six-deal partie)")
     Options = PiquetOptions
     record_schema = _two_hand_schema()
 
@@ -281,7 +287,7 @@ class PiquetAuCent(TwoHandPiquet):
     """Piquet to a hundred (spec 4)."""
 
     key = "piquet-au-cent"
-    title = "Piquet au cent (to a hundred)"
+    title = gettext_noop("Piquet au cent (to a hundred)")
     Options = AuCentOptions
     record_schema = _two_hand_schema()
 
@@ -322,7 +328,7 @@ class PiquetAuction(RubiconPartie):
     """Auction piquet: a contract to win or to lose tricks (spec 5)."""
 
     key = "piquet-auction"
-    title = "Auction piquet"
+    title = gettext_noop("Auction piquet")
     Options = AuctionOptions
     record_schema = _two_hand_schema(
         {
