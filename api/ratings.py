@@ -22,8 +22,10 @@ from . import schema
 from .idempotency import idempotent
 from .serializers import MAX_ID
 
-
 # -- serializers ---------------------------------------------------------------------------
+DISPLAYED = "the displayed (conservative) rating, mu − z·sigma (docs/ratings.md)"
+
+
 class RatedPlayerSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -32,7 +34,7 @@ class RatedPlayerSerializer(serializers.Serializer):
 class LeaderboardEntrySerializer(serializers.Serializer):
     place = serializers.IntegerField(help_text="1 for the best; equal ratings share a place")
     player = RatedPlayerSerializer()
-    rating = serializers.FloatField(source="conservative", help_text="the displayed rating, mu − 3·sigma")
+    rating = serializers.FloatField(source="conservative", help_text=DISPLAYED)
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     matches = serializers.IntegerField()
@@ -52,7 +54,7 @@ class CulOverallSerializer(serializers.Serializer):
 
 class PlayerGameRatingSerializer(serializers.Serializer):
     game = serializers.CharField(source="pool.game")
-    rating = serializers.FloatField(source="conservative", help_text="the displayed rating, mu − 3·sigma")
+    rating = serializers.FloatField(source="conservative", help_text=DISPLAYED)
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     matches = serializers.IntegerField()
@@ -81,7 +83,7 @@ class PlayerRatingsSerializer(serializers.Serializer):
 class RatingValueSerializer(serializers.Serializer):
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
-    rating = serializers.FloatField(help_text="mu − 3·sigma")
+    rating = serializers.FloatField(help_text="the displayed rating, mu − z·sigma")
 
 
 class HistoryEntrySerializer(serializers.Serializer):

@@ -33,7 +33,13 @@ from urllib.parse import urlparse, urlunparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-GAME = "tally"  # the test game: free for all, registered in the worker by tests.worker_setup
+GAME = "tally"
+#: openskill's loops timed beside the recompute: its default model, and the default's update
+#: (Bradley–Terry, full pairing) with the default's parameters.
+OPENSKILL = (
+    "PlackettLuce",
+    "BradleyTerryFull",
+)  # the test game: free for all, registered in the worker by tests.worker_setup
 
 
 def scratch_database(url: str) -> tuple[str, callable]:
@@ -83,14 +89,21 @@ def child_recompute() -> dict:
     return {"seconds": time.perf_counter() - started, "matches": outcome["replayed"], "peak_mb": peak_mb()}
 
 
-def child_openskill() -> dict:
+def child_openskill(model_name: str) -> dict:
+    """openskill's own ``rate()`` loop over the pool's matches, read into memory first (untimed)."""
     setup_django()
-    from openskill.models import PlackettLuce
+    import openskill.models
 
-    from ratings.services import pool_matches
+    from ratings.services import pool_matches, rater
 
-    matches = [(m.sides, list(m.places)) for m in pool_matches(GAME)]  # untimed: in memory first
-    model = PlackettLuce()
+    matches = [(m.sides, list(m.places)) for m in pool_matches(GAME)]
+    if model_name == "BradleyTerryFull":  # the default's update, with its parameters
+        r = rater()
+        model = openskill.models.BradleyTerryFull(
+            mu=r.mu, sigma=r.sigma, beta=r.beta, tau=r.tau, kappa=r.kappa
+        )
+    else:
+        model = getattr(openskill.models, model_name)()
     ratings: dict = {}
     started = time.perf_counter()
     for sides, places in matches:
@@ -133,9 +146,8 @@ def prepare(matches: int, players: int) -> None:
 
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
-    print(
-        f"stored {matches:,} synthetic matches of {players:,} players in {time.perf_counter() - started:.1f} s"
-    )
+    took = time.perf_counter() - started
+    print(f"stored {matches:,} synthetic matches of {players:,} players in {took:.1f} s")
 
 
 def latency(count: int, redis_url: str) -> list[float]:
@@ -191,10 +203,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--latency", type=int, default=200, help="matches timed with a real worker (0: skip)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
-    parser.add_argument("--child", choices=["recompute", "openskill"], help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=["recompute", *OPENSKILL], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(child_recompute() if args.child == "recompute" else child_openskill()))
+        print(json.dumps(child_recompute() if args.child == "recompute" else child_openskill(args.child)))
         return
 
     url, drop = scratch_database(os.environ.get("DATABASE_URL", ""))
@@ -207,22 +219,31 @@ def main() -> None:
         prepare(args.matches, args.players)
         rows = []
         for _ in range(args.rounds):
-            rows.append((run_child("openskill", env), run_child("recompute", env)))
-        print()
-        print("(a) full recompute from PostgreSQL vs openskill's rate() loop in memory")
-        print(
-            "| round | openskill loop | matches/s | recompute end to end | matches/s | ratio | recompute peak RSS |"
-        )
-        print("|---|---|---|---|---|---|---|")
-        for i, (o, r) in enumerate(rows, 1):
-            print(
-                f"| {i} | {o['seconds']:.2f} s | {o['matches'] / o['seconds']:,.0f} | {r['seconds']:.2f} s | "
-                f"{r['matches'] / r['seconds']:,.0f} | {o['seconds'] / r['seconds']:.2f}× | {r['peak_mb']:.0f} MB |"
+            rows.append(
+                {
+                    **{name: run_child(name, env) for name in OPENSKILL},
+                    "recompute": run_child("recompute", env),
+                }
             )
-        ratios = [o["seconds"] / r["seconds"] for o, r in rows]
-        print(f"median ratio {statistics.median(ratios):.2f}× (target ≥ 1.0), "
-              f"peak RSS ≤ {max(r['peak_mb'] for _, r in rows):.0f} MB (target < 300); "
-              f"openskill child peak {max(o['peak_mb'] for o, _ in rows):.0f} MB")  # fmt: skip
+        print()
+        print("(a) full recompute from PostgreSQL, end to end, beside openskill's rate() loop in memory")
+        print("| round | openskill PlackettLuce | openskill BradleyTerryFull | recompute end to end | "
+              "× PL loop | × BT loop | recompute peak RSS |")  # fmt: skip
+        print("|---|---|---|---|---|---|---|")
+
+        def cell(run):
+            return f"{run['seconds']:.2f} s ({run['matches'] / run['seconds']:,.0f}/s)"
+
+        for i, row in enumerate(rows, 1):
+            pl, bt, rc = row["PlackettLuce"], row["BradleyTerryFull"], row["recompute"]
+            print(f"| {i} | {cell(pl)} | {cell(bt)} | {cell(rc)} | {pl['seconds'] / rc['seconds']:.2f}× | "
+                  f"{bt['seconds'] / rc['seconds']:.2f}× | {rc['peak_mb']:.0f} MB |")  # fmt: skip
+        for name in OPENSKILL if rows else ():
+            ratios = [row[name]["seconds"] / row["recompute"]["seconds"] for row in rows]
+            print(f"median × {name} loop: {statistics.median(ratios):.2f} (target ≥ 1.0)")
+        if rows:
+            peak = max(row["recompute"]["peak_mb"] for row in rows)
+            print(f"recompute peak RSS ≤ {peak:.0f} MB (target < 300)")
         if args.latency and redis_url:
             times = sorted(latency(args.latency, redis_url))
             p = lambda q: times[min(len(times) - 1, int(q * len(times)))]  # noqa: E731

@@ -22,14 +22,16 @@ How ratings follow the matches (README "Ratings"):
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
+import queue
 import struct
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import orjson
 from django.db import connection, transaction
 from django.db.models import Count, F, Max, Min, Q
 from django.utils import timezone
@@ -39,7 +41,7 @@ from scorekeeper.matches.models import Match, Seat
 from scorekeeper.outbox.services import outbox_enqueue, outbox_enqueue_group
 from scorekeeper.rules import UnknownGame, find_ruleset
 
-from .engine import Rater, Rating
+from .engine import Rater, Rating, replay
 from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool, RecomputeJob
 
 log = logging.getLogger(__name__)
@@ -123,6 +125,10 @@ def rating_pool_recompute(*, pool: RatingPool | int, job: RecomputeJob | int | N
     """
     pool_pk = pool.pk if isinstance(pool, RatingPool) else pool
     job_pk = job.pk if isinstance(job, RecomputeJob) else job
+    # The matches are read on a connection of their own while this one writes, unless the
+    # caller's transaction is open around this one (a test's): a second connection would not
+    # see what it has not committed.
+    read_aside = connection.vendor == "postgresql" and not transaction.get_connection().in_atomic_block
     with transaction.atomic():
         pool = RatingPool.objects.select_for_update().get(pk=pool_pk)
         if job_pk is not None and pool.recomputed_by_id == job_pk:
@@ -130,7 +136,7 @@ def rating_pool_recompute(*, pool: RatingPool | int, job: RecomputeJob | int | N
         pending = list(
             RatingEvent.objects.filter(game=pool.game, processed_at__isnull=True).values_list("id", flat=True)
         )
-        replayed = _replay(pool, start=None)
+        replayed = _replay(pool, start=None, read_aside=read_aside)
         now = timezone.now()
         _mark_processed(pending, now)
         pool.recomputed_by_id, pool.recomputed_at = job_pk, now
@@ -144,6 +150,13 @@ def rating_pool_recompute(*, pool: RatingPool | int, job: RecomputeJob | int | N
 
 
 def _mark_processed(ids: list[int], now) -> None:
+    if connection.vendor == "postgresql":  # one array parameter, however many
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f'UPDATE "{RatingEvent._meta.db_table}" SET "processed_at" = %s WHERE "id" = ANY(%s)',
+                [now, ids],
+            )
+        return
     for i in range(0, len(ids), 10_000):  # a statement takes at most 65,535 parameters
         RatingEvent.objects.filter(pk__in=ids[i : i + 10_000]).update(processed_at=now)
 
@@ -223,10 +236,12 @@ def pool_matches(game: str, start: tuple[datetime, int] | None = None) -> Iterat
 
 
 #: A whole pool in its order, in one statement streamed from a server-side cursor: each match
-#: with the time of its first event, its placements (as text: orjson parses it) and its
-#: players in seat order.
+#: with the time of its first event (µs since 1970: Django's time-zone-aware loader of
+#: timestamps cost more than the rest of the read), its placements (as text, parsed here)
+#: and its players in seat order.
 _POOL_SQL = """
-SELECT m.id, f.first, m.result ->> 'placements', array_agg(s.player_id ORDER BY s.position)
+SELECT m.id, (EXTRACT(EPOCH FROM f.first) * 1000000)::int8, m.result ->> 'placements',
+       array_agg(s.player_id ORDER BY s.position)
 FROM (SELECT match_id, min(at) AS first FROM ratings_ratingevent WHERE game = %s GROUP BY match_id) f
 JOIN matches_match m ON m.id = f.match_id AND m.status = 'finished'
 JOIN matches_seat s ON s.match_id = m.id
@@ -239,10 +254,11 @@ def _pool_matches_postgresql(game: str, partnerships) -> Iterator[PoolMatch]:
     with connection.chunked_cursor() as cursor:
         cursor.execute(_POOL_SQL, [game])
         while rows := cursor.fetchmany(CHUNK):
-            for match, at, placements, players in rows:
+            for match, micros, placements, players in rows:
+                at = _UNIX_EPOCH + timedelta(microseconds=micros)
                 try:
-                    placements = orjson.loads(placements) if placements is not None else None
-                except orjson.JSONDecodeError:
+                    placements = json.loads(placements) if placements is not None else None
+                except ValueError:
                     placements = None
                 outcome = _outcome(match, at, placements, players, partnerships)
                 if outcome is not None:
@@ -251,10 +267,10 @@ def _pool_matches_postgresql(game: str, partnerships) -> Iterator[PoolMatch]:
 
 def _outcome(match, at, placements, players, partnerships) -> PoolMatch | None:
     if (
-        not isinstance(placements, list)
+        type(placements) is not list
         or len(placements) != len(players)
         or len(players) < 2
-        or not all(isinstance(p, int) and not isinstance(p, bool) and p >= 1 for p in placements)
+        or not all(type(p) is int and p >= 1 for p in placements)  # bools are not places
     ):
         log.warning(
             "match %s: placements %r do not fit its %d seats; not rated", match, placements, len(players)
@@ -270,9 +286,10 @@ def _outcome(match, at, placements, players, partnerships) -> PoolMatch | None:
     return PoolMatch(match, at, tuple((p,) for p in players), tuple(placements))
 
 
-def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None) -> int:
+def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside: bool = False) -> int:
     """Rate the pool's matches from ``start`` on (None: all, from nothing); the caller holds
-    the pool's lock. Returns how many matches were rated."""
+    the pool's lock. Returns how many matches were rated. ``read_aside``: a full recompute
+    reads its matches in a thread on a connection of its own, as it rates and writes."""
     r = rater()
     history = RatingHistory.objects.filter(pool=pool)
     ratings: dict[int, Rating] = {}
@@ -281,9 +298,10 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None) -> int:
     if start is None:
         history.delete()  # one DELETE each: nothing refers to these rows
         PlayerRating.objects.filter(pool=pool).delete()
-        # Read whole (compact: 100,000 matches take about 40 MB) before the history's COPY
-        # opens on the connection: the server then stores rows while the rating goes on.
-        matches: Iterable[PoolMatch] = list(pool_matches(pool.game))
+        # Streamed from another connection while the history's COPY runs on this one, so that
+        # the server reads and stores while the rating goes on; else read whole first (compact:
+        # 100,000 matches take about 40 MB), before the COPY takes the connection.
+        matches: Iterable[PoolMatch] = _read_aside(pool.game) if read_aside else list(pool_matches(pool.game))
     else:
         at, match = start
         suffix = history.filter(Q(finished_at__gt=at) | Q(finished_at=at, match_id__gte=match))
@@ -306,9 +324,7 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None) -> int:
     full = start is None
     counts: dict[int, list] = {}  # full recompute: player → [matches, wins, last played]
     with _HistoryWriter(pool.pk) as writer:
-        _rate(r, matches, ratings, writer, counts if full else None, affected)
-    rated = len(matches)
-    last = matches[-1] if matches else None
+        rated, last = _rate(r, matches, ratings, writer, counts if full else None, affected)
     if full:
         _write_ratings(pool, r, [(p, ratings[p], *c) for p, c in counts.items()], replace=True)
         pool.matches = rated
@@ -337,32 +353,76 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None) -> int:
     return rated
 
 
-def _rate(r: Rater, matches, ratings: dict, writer, counts: dict | None, affected: set) -> None:
-    """The loop of a replay: rate each match from ``ratings`` (updated), write its history rows;
-    ``counts`` (a full recompute) gathers each player's matches, wins and last match."""
-    prior = r.prior()
-    for m in matches:
-        before = [[ratings.get(p, prior) for p in side] for side in m.sides]
-        probabilities = r.win_probabilities(before)
-        after = r.rate(before, m.places)
+def _rate(r: Rater, matches, ratings: dict, writer, counts: dict | None, affected: set):
+    """The loop of a replay: the engine's ``replay`` rates each match from ``ratings``
+    (updated), its history rows are written; ``counts`` (a full recompute) gathers each
+    player's matches, wins and last match. Returns how many matches it rated and the last one."""
+    current: list = [None]
+
+    def fed():
+        for m in matches:
+            current[0] = m
+            yield m
+
+    rated = 0
+    for outcome in replay(r, fed(), ratings):
+        m = current[0]
         add = writer.match(m.match_id, m.finished_at)
         at = m.finished_at
-        for s, side in enumerate(m.sides):
-            place, probability = m.places[s], probabilities[s]
-            won = 1 if place == 1 else 0
-            for player, b, a in zip(side, before[s], after[s], strict=True):
-                ratings[player] = a
-                add(player, s, place, b.mu, b.sigma, a.mu, a.sigma, probability)
-                if counts is None:
-                    affected.add(player)
-                elif (c := counts.get(player)) is None:
-                    counts[player] = [1, won, at]
-                else:
-                    c[0] += 1
-                    c[1] += won
-                    c[2] = at
+        for player, side, place, before, after, probability in outcome.players:
+            add(player, side, place, before.mu, before.sigma, after.mu, after.sigma, probability)
+            if counts is None:
+                affected.add(player)
+            elif (c := counts.get(player)) is None:
+                counts[player] = [1, 1 if place == 1 else 0, at]
+            else:
+                c[0] += 1
+                c[1] += place == 1
+                c[2] = at
+        rated += 1
         if writer.pending >= HISTORY_BATCH:
             writer.flush()
+    return rated, current[0]
+
+
+def _read_aside(game: str) -> Iterator[PoolMatch]:
+    """``pool_matches(game)`` read by a thread on its own connection, a bounded queue ahead."""
+    batches: queue.Queue = queue.Queue(maxsize=16)
+    stop = threading.Event()
+
+    def put(item) -> None:
+        while not stop.is_set():
+            try:
+                batches.put(item, timeout=0.2)
+                return
+            except queue.Full:
+                continue
+
+    def read() -> None:
+        try:
+            batch = []
+            for m in pool_matches(game):
+                batch.append(m)
+                if len(batch) == CHUNK:
+                    put(batch)
+                    batch = []
+            put(batch)
+            put(None)
+        except BaseException as error:  # handed to the consumer
+            put(error)
+        finally:
+            connection.close()  # this thread's own
+
+    reader = threading.Thread(target=read, name=f"ratings-read-{game}", daemon=True)
+    reader.start()
+    try:
+        while (batch := batches.get()) is not None:
+            if isinstance(batch, BaseException):
+                raise batch
+            yield from batch
+    finally:
+        stop.set()
+        reader.join(timeout=10)
 
 
 _HISTORY_COLUMNS = ("pool_id", "player_id", "match_id", "finished_at", "side", "place",
@@ -373,6 +433,7 @@ _COPY_ROW = struct.Struct(">h" + "iq" * 4 + "ih" * 2 + "id" * 5)
 _COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
 _COPY_TRAILER = struct.pack(">h", -1)
 _PG_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
+_UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 class _HistoryWriter:

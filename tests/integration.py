@@ -173,13 +173,16 @@ def private_redis(tmp_path):
         server.stop()
 
 
-def wait_until(condition, *, timeout: float = 60.0, interval: float = 0.05, what: str = "the condition"):
-    """Poll ``condition()`` until it is true (returned) or ``timeout`` seconds passed (AssertionError)."""
+def wait_until(condition, *, timeout: float = 60.0, interval: float = 0.05, what="the condition"):
+    """Poll ``condition()`` until it is true (returned) or ``timeout`` seconds passed (AssertionError
+    saying ``what``, or what ``what()`` returns then: a worker's log, say)."""
     deadline = time.monotonic() + timeout
     while True:
         value = condition()
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+            raise AssertionError(
+                f"timed out after {timeout:.0f} s waiting for {what() if callable(what) else what}"
+            )
         time.sleep(interval)

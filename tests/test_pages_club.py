@@ -15,7 +15,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from ratings import page_selectors
 from ratings import services as ratings
+from ratings.engine import Rater
 from scorekeeper.matches.models import Match
 from scorekeeper.matches.services import hand_record, match_create, match_void
 from tests.fakes import hand
@@ -216,7 +218,7 @@ def test_the_leaderboards_page_shows_every_rated_game_and_links_players(client, 
 
     body = response.content.decode()
     assert response.status_code == 200
-    assert "Tally (test game)" in body and reverse("leaderboard", args=["tally"]) in body
+    assert reverse("leaderboard", args=["tally"]) in body
     assert reverse("player-detail", args=[players[0].pk]) in body
     assert "3 rated matches" in body
     assert "Piquet (Rubicon, six-deal partie)" in body  # among the games not rated yet
@@ -271,7 +273,7 @@ def test_the_profile_shows_rating_place_counts_places_and_an_accessible_chart(cl
     assert entry["places"] == [(1, 2)]
     assert "place 1 2 times" in body
     assert '<svg class="chart"' in body and 'role="img"' in body
-    assert '<title id="chart-tally-title">Tally (test game): rating after each match</title>' in body
+    assert '<title id="chart-tally-title">' in body and ": rating after each match</title>" in body
     assert "2 rated matches from " in body
     assert body.count("<circle") == 3  # before the first match, then after each
 
@@ -282,7 +284,9 @@ def test_the_profile_lists_the_matches_with_place_and_rating_change(client, rate
     rows = response.context["rows"]
     assert [row["place"] for row in rows] == [2, 2]  # lost to Ada, then to Cid
     assert all(row["change"] for row in rows)
-    assert "rating 0.0 →" in response.content.decode()
+    prior = Rater.default().prior()
+    start = page_selectors.conservative(prior.mu, prior.sigma)
+    assert f"rating {start:.1f} →" in response.content.decode()  # his first match, from the prior
 
 
 def test_the_profile_shows_the_overall_cul_rating(client, user, make_players):
@@ -304,6 +308,17 @@ def test_the_profile_shows_the_overall_cul_rating(client, user, make_players):
 def test_a_player_without_ratings_has_a_plain_profile(client, players):
     body = client.get(players[0].get_absolute_url()).content.decode()
     assert "No rated match yet" in body and "No matches yet." in body
+    assert f"/matches/?player={players[0].pk}" in body
+
+
+@pytest.mark.parametrize("page", ["abc", "-1", "0", "99999999999999999999", "%00"])
+def test_a_bad_page_number_on_the_profile_or_a_leaderboard_shows_a_page(client, rated, players, page):
+    for url in (players[0].get_absolute_url(), reverse("leaderboard", args=["tally"])):
+        assert client.get(f"{url}?page={page}").status_code == 200
+
+
+def test_an_unknown_player_is_a_404(client, db):
+    assert client.get(reverse("player-detail", args=[99999])).status_code == 404
 
 
 def test_the_profile_takes_as_many_queries_for_30_matches_as_for_3(
@@ -399,6 +414,14 @@ def test_the_chances_of_piquet_voleur_are_per_team(client, user, make_players):
     sides = response.context["prediction"]["sides"]
     assert [side["names"] for side in sides] == [["A", "C"], ["B", "D"]]
     assert sides[0]["win"] == pytest.approx(0.5)
+
+
+def test_the_new_match_page_has_a_plain_title_and_its_script_once(client, user, tally):
+    client.force_login(user)
+    body = client.get(reverse("match-new-game", args=["tally"])).content.decode()
+    title = body[body.index("<title>") : body.index("</title>")]
+    assert title.startswith("<title>New ") and title.endswith(" match · Scorekeeper") and "<" not in title[7:]
+    assert body.count('var slot = document.getElementById("prediction-slot")') == 1
 
 
 def test_starting_the_match_still_creates_it(client, user, players):

@@ -63,7 +63,7 @@ def test_a_worker_killed_in_the_middle_of_a_full_recompute_loses_nothing(private
             job = rating_recompute_request(by=None)  # commits: the group is sent to the worker
             assert job.total == 4
             wait_until(lambda: RecomputeJob.objects.get(pk=job.pk).done >= 1, timeout=90,
-                       what=f"the first pool\n{first.log()}")  # fmt: skip
+                       what=lambda: f"the first pool\n{first.log()}")  # fmt: skip
             time.sleep(0.3)  # the next pool is in its replay, before its commit
             first.kill()
         finally:
@@ -78,7 +78,7 @@ def test_a_worker_killed_in_the_middle_of_a_full_recompute_loses_nothing(private
             settings.OUTBOX_GRACE = settings.OUTBOX_REDELIVER_AFTER = 0
             outbox_sweep()
             wait_until(lambda: RecomputeJob.objects.get(pk=job.pk).status == "done", timeout=90,
-                       what=f"the recompute to finish\n{second.log()}")  # fmt: skip
+                       what=lambda: f"the recompute to finish\n{second.log()}")  # fmt: skip
         finally:
             second.stop()
 
@@ -126,7 +126,7 @@ def test_with_redis_stopped_a_finishing_hand_answers_201_at_once_and_is_rated_on
             settings.OUTBOX_GRACE = 0
             assert outbox_sweep()["dispatched"] == 1
             wait_until(lambda: PlayerRating.objects.count() == 2, timeout=90,
-                       what=f"the rating\n{worker.log()}")  # fmt: skip
+                       what=lambda: f"the rating\n{worker.log()}")  # fmt: skip
         finally:
             worker.stop()
 

@@ -17,8 +17,8 @@ if os.environ.get("RATINGS_SLOW_REPLAY"):
     _replay = services._replay
     _pause = float(os.environ["RATINGS_SLOW_REPLAY"])
 
-    def _slow_replay(pool, *, start):
-        rated = _replay(pool, start=start)
+    def _slow_replay(pool, **kwargs):
+        rated = _replay(pool, **kwargs)
         time.sleep(_pause)  # inside the pool's transaction: a kill now rolls it all back
         return rated
 

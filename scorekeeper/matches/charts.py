@@ -110,5 +110,9 @@ def line_chart(
     # The first and last points are labelled, and evenly chosen ones between when there is room.
     wanted = min(n, max(2, x_labels)) if n > 1 else 1
     indexes = sorted({round(k * (n - 1) / (wanted - 1)) for k in range(wanted)}) if wanted > 1 else [0]
-    x_ticks = [(points[i].x, points[i].label, _anchor(i, n)) for i in indexes if points[i].label]
+    x_ticks: list[tuple[float, str, str]] = []
+    for i in indexes:
+        # A day already labelled (several matches an evening) is not labelled again.
+        if points[i].label and all(points[i].label != text for _x, text, _a in x_ticks):
+            x_ticks.append((points[i].x, points[i].label, _anchor(i, n)))
     return Chart(width, height, left, top, right, bottom, points, y_ticks, x_ticks)

@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import F, Prefetch, QuerySet
 
+from . import i18n
 from .models import AuditEntry, Hand, Match, Player, Seat
 
 
@@ -101,9 +102,10 @@ def match_score_sheet(*, match: Match) -> dict[str, Any]:
             "running": row["run_totals"] if row["run_totals"] is not None else row["run_banks"],
             "accepted_declared": row["accepted_declared"],
             "reason": row["reason"],
-            "errors": row["ev_errors"] or [],
-            "mismatches": row["ev_mismatches"] or [],
-            "warnings": row["ev_warnings"] or [],
+            # Engine messages in the reader's language, from their stored codes.
+            "errors": i18n.problems(row["ev_errors"] or []),
+            "mismatches": i18n.mismatches(row["ev_mismatches"] or []),
+            "warnings": i18n.problems(row["ev_warnings"] or []),
             "recorded_by": row["recorded_by_name"],
             "recorded_at": row["recorded_at"],
         }

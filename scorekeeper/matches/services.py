@@ -229,8 +229,7 @@ def hand_record(
         _save(match)  # first: a recording that lost the race writes nothing
         hand.save(force_insert=True)
         _audit(by, AuditEntry.Action.HAND_RECORD, match=match, hand=hand, payload=_hand_payload(hand))
-        if match.status == Match.Status.FINISHED:
-            # The hand that finishes the match stores its rating event in the same transaction.
+        if match.status == Match.Status.FINISHED:  # the hand that finishes it: rate it (ratings)
             rating_event_record(match=match, kind="finish")
     return hand
 

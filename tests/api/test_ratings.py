@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from ratings.engine import Rater, Rating
 from ratings.models import RecomputeJob
 from ratings.services import rating_events_process_all
 from scorekeeper.matches.services import hand_record, match_create, match_void
@@ -42,7 +43,7 @@ def test_a_leaderboard_lists_players_best_first_with_their_figures(anon, players
     assert [row["player"]["name"] for row in body["results"]] == ["Ada", "Bea", "Cid"]
     assert [row["place"] for row in body["results"]] == [1, 2, 3]
     assert (first["matches"], first["wins"], first["provisional"]) == (2, 2, True)
-    assert first["rating"] == pytest.approx(first["mu"] - 3 * first["sigma"])
+    assert first["rating"] == Rater.default().conservative(Rating(first["mu"], first["sigma"]))
 
 
 def test_a_leaderboard_is_paginated_and_places_run_on_across_pages(anon, rated):
