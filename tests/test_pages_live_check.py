@@ -6,6 +6,7 @@ Hands are the first deals of the demo's piquet partie (scorekeeper/demo/piquet.j
 """
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -138,9 +139,20 @@ def test_messages_follow_the_accept_language_header(client, piquet_match):
     _, english = check(client, piquet_match, {**DEAL_1, "declared_0": "40"})
     _, french = check(client, piquet_match, {**DEAL_1, "declared_0": "40"}, HTTP_ACCEPT_LANGUAGE="fr")
 
-    # Without the French catalogs (another branch's), the same English: never an error.
     assert french["code"] == english["code"] == "checked"
     assert french["seats"][0]["rules_give"] == 43
+    # The engine's explanation in the engine's French (scorekeeper/rules/locale).
+    assert french["seats"][0]["explanation"] != english["seats"][0]["explanation"]
+    assert french["mismatches"][0]["explanation"] == french["seats"][0]["explanation"]
+
+
+def test_a_rule_error_is_in_the_requests_language(client, piquet_match):
+    _, english = check(client, piquet_match, {**DEAL_1, "point_pips": "80"})
+    _, russian = check(client, piquet_match, {**DEAL_1, "point_pips": "80"}, HTTP_ACCEPT_LANGUAGE="ru")
+
+    said = {p["field"]: p["message"] for p in russian["problems"]}
+    assert said["point_pips"] != {p["field"]: p["message"] for p in english["problems"]}["point_pips"]
+    assert re.search("[а-я]", said["point_pips"]), said
 
 
 @pytest.mark.parametrize(
