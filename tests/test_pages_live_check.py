@@ -10,6 +10,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from scorekeeper.matches.forms import HAND_FORMS, hand_form_class
 from scorekeeper.matches.models import Hand
@@ -40,6 +41,14 @@ RECORD_1 = {
     "tricks": [0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0],
     "declared": [43, 23],
 }
+
+
+@pytest.fixture(autouse=True)
+def _english_again():
+    """A request in French leaves French active in this thread (LocaleMiddleware activates a
+    language and nothing resets it): back to the default after each test, for the next."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture
