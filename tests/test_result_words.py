@@ -7,10 +7,18 @@ import json
 from pathlib import Path
 
 import pytest
+from django.utils import translation
 
 from scorekeeper.matches.results import names_and, result_summary
 
 DEMO = Path(__file__).resolve().parents[1] / "scorekeeper" / "demo"
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """The sentences in English, whatever language an earlier test's request left active."""
+    with translation.override("en"):
+        yield
 
 
 def seats(*names, teams=None):

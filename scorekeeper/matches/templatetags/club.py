@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 from django.utils.formats import number_format
+from django.utils.translation import gettext
 
 from scorekeeper.rules import RULESETS
 
@@ -17,8 +18,9 @@ register = template.Library()
 
 @register.filter
 def game_title(key: str) -> str:
+    """The game's title in the page's language (the engine's titles are catalog entries)."""
     ruleset = RULESETS.get(key)
-    return ruleset.title if ruleset else key
+    return gettext(ruleset.title) if ruleset else key
 
 
 @register.filter
