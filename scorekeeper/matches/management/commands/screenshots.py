@@ -37,7 +37,7 @@ SHOTS = [
     ("score-sheet", "Score sheet of a finished partie: the result in words"),
     ("leaderboard", "Leaderboard of piquet"),
     ("profile", "Player profile with the rating chart"),
-    ("score-sheet-ru", "The score sheet in Russian"),
+    ("hand-form-live-ru", "The hand form and its live check in Russian"),
 ]
 
 
@@ -132,8 +132,8 @@ class Command(BaseCommand):
         page.wait_for_selector("#prediction")
         self._save(page, path, full=False)
 
-    def _hand_form_live(self, browser, base, scene, path):
-        page = self._page(browser, base, scene, signed_in=True)
+    def _hand_form_live(self, browser, base, scene, path, locale: str = "en-GB"):
+        page = self._page(browser, base, scene, signed_in=True, locale=locale)
         page.goto(f"{base}/matches/{scene['playing'].pk}/hands/new/")
         hand = scene["next_hand"]
         fill = {
@@ -176,10 +176,8 @@ class Command(BaseCommand):
         page.screenshot(path=str(path), full_page=True, clip={"x": 0, "y": 0, "width": 390, "height": bottom})
         page.context.close()
 
-    def _score_sheet_ru(self, browser, base, scene, path):
-        page = self._page(browser, base, scene, locale="ru-RU")
-        page.goto(f"{base}/matches/{scene['finished'].pk}/")
-        self._save(page, path)
+    def _hand_form_live_ru(self, browser, base, scene, path):
+        self._hand_form_live(browser, base, scene, path, locale="ru-RU")
 
 
 def _scene() -> dict:
