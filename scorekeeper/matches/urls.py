@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_club
+from . import views, views_club, views_live
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -9,8 +9,10 @@ urlpatterns = [
     path("matches/new/<slug:game>/", views.match_new_game, name="match-new-game"),
     path("matches/<int:pk>/", views.match_detail, name="match-detail"),
     path("matches/<int:pk>/hands/new/", views.hand_new, name="hand-new"),
+    path("matches/<int:pk>/hands/check/", views_live.hand_check, name="hand-check"),
     path("matches/<int:pk>/hands/<int:number>/", views.hand_detail, name="hand-detail"),
     path("matches/<int:pk>/hands/<int:number>/correct/", views.hand_correct, name="hand-correct"),
+    path("matches/<int:pk>/hands/<int:number>/check/", views_live.hand_check, name="hand-check-correction"),
     path("matches/<int:pk>/hands/<int:number>/history/", views.hand_history, name="hand-history"),
     path("matches/<int:pk>/void/", views.match_void, name="match-void"),
     path("matches/<int:pk>/reopen/", views.match_reopen, name="match-reopen"),
