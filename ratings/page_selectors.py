@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db.models import Count
 
-from scorekeeper.matches.models import Player
+from scorekeeper.matches.models import Match, Player
 from scorekeeper.rules import RULESETS
 
 from .engine import Rating
@@ -70,6 +70,24 @@ def rating_changes(histories: dict[str, list[RatingHistory]]) -> dict[int, dict[
             after = conservative(row.mu_after, row.sigma_after)
             out[row.match_id] = {"before": before, "after": after, "delta": after - before}
     return out
+
+
+def match_rating_changes(*, match: Match) -> list[dict[str, Any]]:
+    """Each player's displayed rating before and after a rated match, in seat order (empty
+    while the match is not rated: in progress, void, or its event not processed yet)."""
+    rows = (
+        RatingHistory.objects.filter(match=match, pool__game=match.game)
+        .select_related("player")
+        .order_by("side", "player_id")
+    )
+    seat_of = {seat.player_id: seat.position for seat in match.seats.all()}
+    changes = []
+    for row in rows:
+        before = conservative(row.mu_before, row.sigma_before)
+        after = conservative(row.mu_after, row.sigma_after)
+        change = {"player": row.player, "place": row.place, "before": before, "after": after}
+        changes.append({**change, "delta": after - before})
+    return sorted(changes, key=lambda change: seat_of.get(change["player"].pk, 0))
 
 
 def places_count(history: list[RatingHistory]) -> list[tuple[int, int]]:

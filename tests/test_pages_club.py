@@ -289,6 +289,30 @@ def test_the_profile_lists_the_matches_with_place_and_rating_change(client, rate
     assert f"rating {start:.1f} →" in response.content.decode()  # his first match, from the prior
 
 
+def test_the_score_sheet_shows_each_players_rating_change_once_the_match_is_rated(client, play, players):
+    match = play([0, 1], [10, 3])
+    assert client.get(match.get_absolute_url()).context["rating_changes"] == []  # not rated yet
+
+    ratings.rating_events_process_all()
+    response = client.get(match.get_absolute_url())
+
+    changes = response.context["rating_changes"]
+    assert [change["player"] for change in changes] == [players[0], players[1]]  # seat order
+    winner, loser = changes
+    assert winner["delta"] > 0 > loser["delta"] and winner["place"] == 1 and loser["place"] == 2
+    page = response.content.decode()
+    assert "Rating change" in page and f"+{winner['delta']:.1f}" in page
+    assert players[1].get_absolute_url() in page
+
+
+def test_a_void_match_shows_no_rating_change(client, play, user):
+    match = play([0, 1], [10, 3])
+    ratings.rating_events_process_all()
+    match_void(match=match, by=user, reason="recorded by mistake")
+    ratings.rating_events_process_all()
+    assert client.get(match.get_absolute_url()).context["rating_changes"] == []
+
+
 def test_the_profile_shows_the_overall_cul_rating(client, user, make_players):
     from tests.rules.conformance import load_cases
 

@@ -26,7 +26,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from ratings.page_selectors import table_prediction
+from ratings.page_selectors import match_rating_changes, table_prediction
 from scorekeeper.rules import RULESETS, UnknownGame, find_ruleset
 
 from . import errors, i18n, selectors, services
@@ -56,6 +56,7 @@ def match_detail(request, pk: int):
         "can_write": is_scorer(request.user, match),
         "scorers": match.scorers.order_by("username"),
         "scorer_form": ScorerAddForm(),
+        "rating_changes": match_rating_changes(match=match),
     }
     return render(request, "matches/match_detail.html", context)
 
