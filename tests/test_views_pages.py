@@ -41,7 +41,7 @@ def test_the_match_page_shows_the_score_sheet_with_running_totals_and_the_result
     assert [h["running"] for h in sheet["hands"]] == [[6, 1], [11, 4]]
     assert sheet["totals"] == [11, 4]
     body = response.content.decode()
-    assert "Result" in body and "placements" in body
+    assert "Result" in body and "Place" in body
 
 
 def test_the_match_page_shows_a_disputed_hand_with_the_claim_and_the_reason(client, tally_match, user):
