@@ -12,6 +12,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Player(models.Model):
@@ -38,9 +40,9 @@ class Player(models.Model):
 
 class Match(models.Model):
     class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress", "in progress"
-        FINISHED = "finished", "finished"
-        VOID = "void", "void"
+        IN_PROGRESS = "in_progress", _("in progress")
+        FINISHED = "finished", _("finished")
+        VOID = "void", pgettext_lazy("a match", "void")
 
     #: A game key of the rules engine (``find_ruleset``), checked by ``match_create``.
     game = models.CharField(max_length=32, db_index=True)
@@ -68,7 +70,7 @@ class Match(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        verbose_name_plural = "matches"
+        verbose_name_plural = _("matches")
         constraints = [
             models.CheckConstraint(condition=~Q(game=""), name="match_game_not_empty"),
             models.CheckConstraint(condition=Q(preset__in=["classic", "seed"]), name="match_preset_known"),
@@ -105,10 +107,10 @@ class Seat(models.Model):
 
 class Hand(models.Model):
     class Status(models.TextChoices):
-        VALID = "valid", "valid"
+        VALID = "valid", _("valid")
         #: Stored with the declared values standing (spec 1.6), or unplayable after a correction.
-        DISPUTED = "disputed", "disputed"
-        SUPERSEDED = "superseded", "superseded"
+        DISPUTED = "disputed", _("disputed")
+        SUPERSEDED = "superseded", _("superseded")
 
     #: No index of its own: the unique (match, number, version) index leads with it.
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="hands", db_index=False)
@@ -213,7 +215,7 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
-        verbose_name_plural = "audit entries"
+        verbose_name_plural = _("audit entries")
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action}"
