@@ -1,0 +1,42 @@
+"""The games' words (scorekeeper/matches/terms.py) cover every game and option the engine ships."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+from scorekeeper.matches import terms
+from scorekeeper.rules import RULESETS
+
+GAMES = sorted(RULESETS)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_option_and_choice_has_its_words(game):
+    catalog = RULESETS[game].describe()
+    assert game in terms.GAME_TITLES
+    for spec in catalog["options"]:
+        assert spec["name"] in terms.OPTION_LABELS, spec["name"]
+        assert spec["name"] in terms.OPTION_HELP[game], spec["name"]
+        for choice in spec.get("choices", []):
+            if not isinstance(choice, int):
+                assert (spec["name"], choice) in terms.CHOICE_LABELS, (spec["name"], choice)
+
+
+def test_the_described_game_keeps_the_machine_parts_and_translates_the_words():
+    catalog = RULESETS["bank"].describe()
+    with translation.override("ru"):
+        described = terms.describe_game(catalog)
+    assert described["key"] == "bank" and described["title"] == "Банк"
+    target = next(spec for spec in described["options"] if spec["name"] == "leftover_rule")
+    assert target["choices"] == ["penalty", "none"]  # values stay as the engine has them
+    assert target["choice_labels"] == ["штраф (правило B)", "без штрафа (правило A)"]
+    assert target["label"] == "Карты, оставшиеся на руках"
+    assert (
+        target["defaults"] == next(s for s in catalog["options"] if s["name"] == "leftover_rule")["defaults"]
+    )
+
+
+def test_a_game_without_words_falls_back_to_the_engines_english(tally):
+    described = terms.describe_game(tally.describe())
+    assert described["title"] == tally.title
