@@ -102,7 +102,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"seat {self.position}: {self.player}"
+        return _("seat %(position)s: %(player)s") % {"position": self.position, "player": self.player}
 
 
 class Hand(models.Model):
@@ -171,7 +171,12 @@ class Hand(models.Model):
         # superseded.
 
     def __str__(self) -> str:
-        return f"{self.match} hand {self.number} v{self.version} ({self.status})"
+        return _("%(match)s, hand %(number)s v%(version)s (%(status)s)") % {
+            "match": self.match,
+            "number": self.number,
+            "version": self.version,
+            "status": self.get_status_display(),
+        }
 
     @property
     def is_current(self) -> bool:
