@@ -81,12 +81,6 @@ def test_teams_are_only_for_partnership_games(tally, user, make_players):
 
 
 def test_piquet_voleur_seats_partners_opposite(user, make_players):
-    from scorekeeper.rules import find_ruleset
-
-    try:
-        find_ruleset("piquet-voleur")
-    except ValueError:
-        pytest.skip("the piquet-voleur ruleset has not landed")
     match = match_create(game="piquet-voleur", players=make_players("A", "B", "C", "D"), by=user)
     assert [s.team for s in match.seats.order_by("position")] == [0, 1, 0, 1]
     with pytest.raises(errors.SeatsInvalid):
