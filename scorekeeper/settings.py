@@ -174,18 +174,17 @@ WHITENOISE_USE_FINDERS = DEBUG
 LOGIN_URL = "login"
 
 REST_FRAMEWORK = {
+    # The one place the API's sign-in is chosen: apps send a token, the pages use the session.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        # DRF's token scheme with a leaner look-up of the token's user (api/authentication.py).
-        "api.authentication.TokenAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    # DRF's renderers (api/renderers.py: JSON by orjson) and its negotiation, remembered.
+    # JSON, and DRF's HTML pages for a browser (api/renderers.py: fixed for the list pages).
     "DEFAULT_RENDERER_CLASSES": [
-        "api.renderers.JSONRenderer",
+        "rest_framework.renderers.JSONRenderer",
         "api.renderers.BrowsableAPIRenderer",
     ],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.ContentNegotiation",
     # JSON only, strictly: a malformed body is a 400 (api/parsers.py); the token view takes forms too.
     "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",

@@ -15,6 +15,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from scorekeeper.rules.options import PRESETS
+
 
 class Player(models.Model):
     name = models.CharField(max_length=100)
@@ -73,7 +75,7 @@ class Match(models.Model):
         verbose_name_plural = _("matches")
         constraints = [
             models.CheckConstraint(condition=~Q(game=""), name="match_game_not_empty"),
-            models.CheckConstraint(condition=Q(preset__in=["classic", "seed"]), name="match_preset_known"),
+            models.CheckConstraint(condition=Q(preset__in=list(PRESETS)), name="match_preset_known"),
             models.CheckConstraint(
                 condition=Q(status__in=["in_progress", "finished", "void"]), name="match_status_known"
             ),
