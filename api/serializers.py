@@ -107,15 +107,21 @@ class OptionSpecSerializer(serializers.Serializer):
     name = serializers.CharField()
     type = serializers.ChoiceField(["bool", "int", "enum", "auto_int"])
     effect = serializers.ChoiceField(["scoring", "check", "recorded"])
-    help = serializers.CharField()
+    label = serializers.CharField(help_text="the option's name for people, in the request's language")
+    help = serializers.CharField(help_text="in the request's language")
     defaults = serializers.DictField(child=serializers.JSONField(), help_text="the value per preset")
     choices = serializers.ListField(child=serializers.JSONField(), required=False)
+    choice_labels = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="each of ``choices`` in words, in the request's language (same order)",
+    )
     minimum = serializers.IntegerField(required=False)
 
 
 class GameSerializer(serializers.Serializer):
     key = serializers.CharField()
-    title = serializers.CharField()
+    title = serializers.CharField(help_text="in the request's language")
     seats = serializers.ListField(child=serializers.IntegerField(), help_text="allowed seat counts")
     presets = serializers.ListField(child=serializers.CharField())
     options = OptionSpecSerializer(many=True)

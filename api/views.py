@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 
 from scorekeeper.matches import errors, selectors, services
 from scorekeeper.matches.models import Match, Player
+from scorekeeper.matches.terms import describe_game
 from scorekeeper.rules import RULESETS, OptionsInvalid, UnknownGame, find_ruleset
 
 from . import schema
@@ -149,14 +150,15 @@ class ObtainToken(ObtainAuthToken):
 
 # -- the catalog and the dry run ---------------------------------------------------------
 class GameList(generics.GenericAPIView):
-    """Every game: seat counts, options (type, allowed values, default per preset), record schema."""
+    """Every game: seat counts, options (type, allowed values, default per preset), record schema;
+    titles, labels and help in the request's language (Accept-Language)."""
 
     permission_classes = [AllowAny]
     serializer_class = GameSerializer
 
     @extend_schema(responses={200: GameSerializer(many=True), **schema.errors(404)})
     def get(self, request):
-        games = [cls.describe() for _, cls in sorted(RULESETS.items())]
+        games = [describe_game(cls.describe()) for _, cls in sorted(RULESETS.items())]
         page = self.paginate_queryset(games)
         return self.get_paginated_response(page)
 
@@ -166,7 +168,7 @@ class GameDetail(APIView):
 
     @extend_schema(responses={200: GameSerializer, **schema.errors(404)})
     def get(self, request, game: str):
-        return Response(_ruleset_class(game).describe())
+        return Response(describe_game(_ruleset_class(game).describe()))
 
 
 def _ruleset_class(game: str):

@@ -42,3 +42,37 @@ def test_an_answer_without_accept_language_is_in_english(anon):
 
     assert response.status_code == 200
     assert response["Content-Language"] == "en"
+
+
+def test_the_game_catalog_speaks_french_and_keeps_its_machine_parts(anon):
+    response = anon.get("/api/v1/games/piquet-au-cent", HTTP_ACCEPT_LANGUAGE="fr")
+
+    assert response.status_code == 200
+    assert response["Content-Language"] == "fr"
+    game = response.json()
+    assert game["key"] == "piquet-au-cent" and game["title"] == "Piquet au cent"
+    options = {spec["name"]: spec for spec in game["options"]}
+    assert options["sets_exclude_aces"]["help"] == "les as ne forment ni brelan ni quatorze"
+    assert options["sets_exclude_aces"]["label"] == "Pas de quatorze ni de brelan d’as"
+    double = options["double_when"]
+    assert double["choices"] == ["loser_below_half", "loser_at_least_half"]
+    assert double["choice_labels"] == [
+        "le perdant sous la moitié de l’objectif",
+        "le perdant à la moitié de l’objectif ou plus",
+    ]
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ru"])
+def test_every_game_in_the_list_has_its_words_in_the_language(anon, language):
+    english = {game["key"]: game for game in anon.get("/api/v1/games").json()["results"]}
+
+    games = anon.get("/api/v1/games", HTTP_ACCEPT_LANGUAGE=language).json()["results"]
+
+    for game in games:
+        assert [s["name"] for s in game["options"]] == [s["name"] for s in english[game["key"]]["options"]]
+        for spec in game["options"]:
+            assert spec["label"] and spec["help"]
+            if language != "en":
+                assert spec["help"] != next(
+                    s["help"] for s in english[game["key"]]["options"] if s["name"] == spec["name"]
+                ), (game["key"], spec["name"])
