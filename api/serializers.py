@@ -7,6 +7,7 @@ schema describes exactly what is sent.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -237,7 +238,9 @@ class MatchFilterSerializer(serializers.Serializer):
     def validate(self, attrs):
         start, end = attrs.get("date_from"), attrs.get("date_to")
         if start and end and start > end:
-            raise serializers.ValidationError({"date_to": "must not be before date_from"}, code="date_range")
+            raise serializers.ValidationError(
+                {"date_to": _("must not be before date_from")}, code="date_range"
+            )
         return attrs
 
 

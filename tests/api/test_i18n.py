@@ -76,3 +76,24 @@ def test_every_game_in_the_list_has_its_words_in_the_language(anon, language):
                 assert spec["help"] != next(
                     s["help"] for s in english[game["key"]]["options"] if s["name"] == spec["name"]
                 ), (game["key"], spec["name"])
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("en", "the match is at version 0, not 7: reload it and try again"),
+        ("fr", "la partie en est à la version 0, pas 7 : rechargez-la et réessayez"),
+        ("de", "die Partie ist bei Version 0, nicht 7: laden Sie sie neu und versuchen Sie es erneut"),
+        ("ru", "партия в версии 0, а не 7: обновите её и попробуйте снова"),
+    ],
+)
+def test_a_refused_write_says_why_in_the_language_with_the_same_code(ann, tally_match, language, message):
+    body = {"reason": "spilt wine", "version": 7}
+    response = ann.post(
+        f"/api/v1/matches/{tally_match.pk}/void", body, format="json", HTTP_ACCEPT_LANGUAGE=language
+    )
+
+    assert response.status_code == 409
+    assert response.json()["code"] == "version_conflict"
+    assert response.json()["message"] == message
+    assert response.json()["current_version"] == 0
