@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from scorekeeper.matches import errors, selectors, services
+from scorekeeper.matches import errors, i18n, selectors, services
 from scorekeeper.matches.models import Match, Player
 from scorekeeper.matches.terms import describe_game
 from scorekeeper.rules import RULESETS, OptionsInvalid, UnknownGame, find_ruleset
@@ -181,7 +181,7 @@ def _ruleset_class(game: str):
     try:
         return find_ruleset(game)
     except UnknownGame as exc:
-        raise errors.NotFound(str(exc), field="game", code="game_unknown") from None
+        raise errors.NotFound(i18n.render(*exc.text), field="game", code="game_unknown") from None
 
 
 class RulesScore(APIView):
@@ -207,7 +207,7 @@ class RulesScore(APIView):
         except OptionsInvalid as exc:
             raise errors.options_rejected(exc) from None
         evaluation = ruleset.evaluate(data["state"], data["hand"], accept_declared=data["accept_declared"])
-        return Response(evaluation.to_dict())
+        return Response(i18n.evaluation(evaluation.to_dict()))
 
 
 # -- players ---------------------------------------------------------------------------
@@ -374,7 +374,7 @@ def _written(hand, *, reevaluated: list[int] | None = None) -> dict:
     """The body of ``HandWrittenSerializer``: the stored hand, the engine's result, the match."""
     body = {
         "hand": HandSerializer(hand).data,
-        "evaluation": hand.evaluation,
+        "evaluation": i18n.evaluation(hand.evaluation),
         "match": MatchStateSerializer(hand.match).data,
         "version": hand.match.version,
     }

@@ -496,9 +496,10 @@ def _accepted_evaluation(game, state, record, accept_declared: bool, reason: str
     if ev.mismatches:
         seats = ", ".join(str(m.seat) for m in ev.mismatches)
         if not accept_declared:
+            # In English, as the engine words it: the interfaces show it in the reader's
+            # language from the evaluation's codes (scorekeeper.matches.i18n.error_body).
             raise errors.HandRejected(
-                _("declared scores differ from the rules for seat(s) %(seats)s: %(explanation)s")
-                % {"seats": seats, "explanation": ev.mismatches[0].explanation},
+                f"declared scores differ from the rules for seat(s) {seats}: {ev.mismatches[0].explanation}",
                 evaluation=ev.to_dict(),
                 code="score_mismatch",
             )

@@ -1,11 +1,12 @@
-"""The games' words for people, in their language: titles, option labels and help, choices.
+"""The games' words for people, in their language: option labels, choices, presets, results.
 
-The rules engine names its games and options in English for its own catalog
-(``Ruleset.describe()``); what a person reads at the table is translated here, at the Django
-boundary, so that the engine stays plain Python. The pages (the new-match form) and the API's
-game catalog (``GET /api/v1/games``) both read ``describe_game``. Every game and option the
-engine ships has its entry here (tests/test_i18n_terms.py); an entry missing for a game
-registered on the fly (a test game) falls back to the engine's own English.
+A game's title and its options' help are the engine's own text, translated from its catalog
+(``scorekeeper.matches.i18n.game``); what the engine does not name for people is named here:
+each option's label, the words for its choices, the presets, the entries of a result. The
+pages (the new-match form, a match's options) and the API's game catalog
+(``GET /api/v1/games``) both read ``describe_game``. Every option and choice the engine ships
+has its words here (tests/test_i18n_terms.py); one a game registered on the fly (a test game)
+lacks falls back to its name.
 """
 
 from __future__ import annotations
@@ -15,16 +16,9 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-GAME_TITLES = {
-    "piquet": _("Piquet (Rubicon, six-deal partie)"),
-    "piquet-au-cent": _("Piquet au cent (to a hundred)"),
-    "piquet-auction": _("Auction piquet"),
-    "piquet-voleur": _("Piquet voleur (four-hand partnership piquet)"),
-    "piquet-normand": _("Piquet normand (three-hand piquet)"),
-    "cul": _("cul («Жопа»)"),
-    "bank": _("Bank («Банк»)"),
-    "bastard": _("Bastard (Ugly)"),
-}
+from scorekeeper.rules import RULESETS
+
+from . import i18n
 
 PRESET_LABELS = {
     "classic": _("classic (the authorities)"),
@@ -61,101 +55,6 @@ OPTION_LABELS = {
     "not_go_target_6p": _("Not-go target with 6 players"),
     "rating_scale": _("Rating formula"),
     "dealer_rule": _("Next dealer"),
-}
-
-_PIQUET_SETS = _("aces form no trio or quatorze")
-_PIQUET_CAPOT = _("capot = 10 for the cards + 40 instead of 40 in all")
-_PIQUET_EXCHANGE_ORDER = _("who exchanges first")
-_PIQUET_RUBICON = _("the Rubicon line and the game bonus")
-_PIQUET_TARGET = _("points for game")
-_FIRST_LEADER = _("who leads trick 1 of a deal of three or four hands")
-_TRUMPS_BANK = _(
-    "1 each a different trump; 2 no trumps; 3 one common; 4 two common; 5 junior and senior trumps"
-)
-
-#: The help of each option, per game (the same option may mean a little more in another game).
-OPTION_HELP = {
-    "piquet": {
-        "sets_exclude_aces": _PIQUET_SETS,
-        "capot_additive": _PIQUET_CAPOT,
-        "exchange_order": _PIQUET_EXCHANGE_ORDER,
-        "deals": _("deals in a partie before the tie rule"),
-        "rubicon": _PIQUET_RUBICON,
-    },
-    "piquet-au-cent": {
-        "sets_exclude_aces": _PIQUET_SETS,
-        "capot_additive": _PIQUET_CAPOT,
-        "exchange_order": _PIQUET_EXCHANGE_ORDER,
-        "target": _PIQUET_TARGET,
-        "finish_hand": _(
-            "false: the game ends the moment a player reaches the target; "
-            "true: the deal is played out and the higher total wins"
-        ),
-        "double_when": _("when the game counts double (half = target / 2)"),
-    },
-    "piquet-auction": {
-        "sets_exclude_aces": _PIQUET_SETS,
-        "capot_additive": _PIQUET_CAPOT,
-        "exchange": _("whether players exchange"),
-        "deals": _("deals in a partie"),
-        "rubicon": _PIQUET_RUBICON,
-    },
-    "piquet-normand": {
-        "sets_exclude_aces": _PIQUET_SETS,
-        "capot_additive": _("capot is added to the 10 for the cards (three hands: 30)"),
-        "repique_total": _("a three-hand repique at 20 counts this total (bonus = total − 20)"),
-        "target": _PIQUET_TARGET,
-        "first_leader": _FIRST_LEADER,
-    },
-    "piquet-voleur": {
-        "sets_exclude_aces": _PIQUET_SETS,
-        "capot_additive": _("capot = 10 for the cards + 40"),
-        "target": _PIQUET_TARGET,
-        "first_leader": _FIRST_LEADER,
-    },
-    "bank": {
-        "target": _("points to win (≥ target, spec 1.9)"),
-        "leftover_rule": _(
-            "rule B: the cards left in a loser's hand cost points; rule A (none): they cost nothing"
-        ),
-        "penalty_option": _(
-            "option 1: the left cards' points; 2a: a fixed amount; 2b: an amount per left card"
-        ),
-        "penalty_reading": _(
-            "options 2a/2b: added to the cards' points, instead of them, or only for cards worth nothing"
-        ),
-        "penalty_flat": _("option 2a amount"),
-        "penalty_per_card": _("option 2b amount per card"),
-        "king_bonus": _("the bonus for going out with a king is added to the going-out bonus or replaces it"),
-        "tiebreak_players": _(
-            "who plays the party that breaks a tie on top: the tied players only, or everybody"
-        ),
-        "trump_scheme": _TRUMPS_BANK,
-        "seven_rule": _("what the next player does after a seven"),
-        "next_dealer_rule": _("who deals the next party (loser, most_points and fewest_points are checked)"),
-    },
-    "bastard": {
-        "charm_alone_quadruples": _(
-            "7♣ without 7♦ and without jacks scores 4 per trick (seed reading); classic: no effect."
-        ),
-        "removed_card_3p": _("Card removed from the pack with 3 players."),
-        "hands": _(
-            'Hands per match; "auto" = 7 with 4 players, 9 with 3 (passing then covers the whole hand).'
-        ),
-        "passing": _(
-            "Cards passed before each hand: 1, 3, 5 … (pagat), or none (seed); checked as a warning."
-        ),
-    },
-    "cul": {
-        "not_go_target_6p": _(
-            "Not-go target with 6 players (the seed's 128 breaks the table's 24-point gap)."
-        ),
-        "rating_scale": _("Rating formula: literal S(D−G)/(KT) + 50 %, or normalised 50 % + half of it."),
-        "trump_scheme": _(
-            "1 each a different trump; 2 no trumps; 3 one common; 4 two common; 5 ♦ junior, ♠ senior."
-        ),
-        "dealer_rule": _("Who deals the next party: the previous party's first leader (warned), or anybody."),
-    },
 }
 
 #: The words for an option's choices, by option and value; a number stands for itself.
@@ -215,19 +114,14 @@ def option_rows(options: dict[str, Any]) -> list[dict[str, str]]:
     ]
 
 
-def game_title(game: str, default: str | None = None) -> str:
-    """The game's title in the active language (the engine's own, or the key, if unknown)."""
-    title = GAME_TITLES.get(game)
-    return str(title) if title is not None else default or game
+def game_title(game: str) -> str:
+    """The title of the game ``game`` (a key) in the active language; the key if unknown."""
+    ruleset = RULESETS.get(game)
+    return i18n.game({"title": ruleset.title})["title"] if ruleset else game
 
 
 def option_label(name: str) -> str:
     return str(OPTION_LABELS.get(name) or name.replace("_", " ").capitalize())
-
-
-def option_help(game: str, name: str, default: str = "") -> str:
-    text = OPTION_HELP.get(game, {}).get(name)
-    return str(text) if text is not None else default
 
 
 def choice_label(option: str, value: Any) -> str:
@@ -239,21 +133,17 @@ def describe_game(catalog: dict[str, Any]) -> dict[str, Any]:
     """A ``Ruleset.describe()`` entry with its words in the active language.
 
     The machine parts (key, option names, types, values) stay as the engine gives them; the
-    title and each option's help are translated, and each option gains a ``label`` and, for
-    a choice, ``choice_labels`` (value → words, in the order of ``choices``).
+    title and each option's help are translated (the engine's catalog), and each option gains
+    a ``label`` and, for a choice, ``choice_labels`` (its words, in the order of ``choices``).
     """
-    game = catalog["key"]
+    described = i18n.game(catalog)
     options = []
-    for spec in catalog["options"]:
-        spec = {
-            **spec,
-            "label": option_label(spec["name"]),
-            "help": option_help(game, spec["name"], spec["help"]),
-        }
+    for spec in described["options"]:
+        spec = {**spec, "label": option_label(spec["name"])}
         if "choices" in spec:
             spec["choice_labels"] = [choice_label(spec["name"], c) for c in spec["choices"]]
         options.append(spec)
-    return {**catalog, "title": game_title(game, catalog["title"]), "options": options}
+    return {**described, "options": options}
 
 
 #: The entries of a match's result (spec 1.5 ``result``) as the result table names them.
