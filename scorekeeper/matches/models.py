@@ -31,6 +31,8 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
         constraints = [models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty")]
 
     def __str__(self) -> str:
@@ -72,6 +74,7 @@ class Match(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        verbose_name = _("match")
         verbose_name_plural = _("matches")
         constraints = [
             models.CheckConstraint(condition=~Q(game=""), name="match_game_not_empty"),
@@ -98,6 +101,8 @@ class Seat(models.Model):
 
     class Meta:
         ordering = ["match", "position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         constraints = [
             models.UniqueConstraint(fields=["match", "position"], name="seat_position_unique_per_match"),
             models.UniqueConstraint(fields=["match", "player"], name="seat_player_once_per_match"),
@@ -150,6 +155,8 @@ class Hand(models.Model):
 
     class Meta:
         ordering = ["match", "number", "version"]
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
         constraints = [
             models.UniqueConstraint(
                 fields=["match", "number"],
@@ -222,6 +229,7 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
+        verbose_name = _("audit entry")
         verbose_name_plural = _("audit entries")
 
     def __str__(self) -> str:
