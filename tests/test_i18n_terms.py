@@ -52,3 +52,19 @@ def test_a_game_without_words_falls_back_to_the_engines_english(tally):
         described = terms.describe_game(tally.describe())
     assert described["title"] == tally.title
     assert [spec["label"] for spec in described["options"]] == ["Target", "Dealer check"]
+
+
+@pytest.mark.parametrize(
+    ("game", "item", "french"),
+    [
+        ("piquet", "point", "point"),
+        ("piquet", "sets", "quatorzes et brelans"),
+        ("bastard", "jacks", "valets"),
+        ("cul", "bank_change", "banques"),
+    ],
+)
+def test_a_breakdown_item_is_named_in_the_language(game, item, french):
+    with translation.override("fr"):
+        label = terms.breakdown_item(game, item)
+    assert label == french
+    assert terms.breakdown_item("tally", "points") == "points"  # a test game's own item

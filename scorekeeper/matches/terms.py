@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from scorekeeper.rules import RULESETS
+from scorekeeper.rules.messages import MESSAGES
 
 from . import i18n
 
@@ -165,3 +166,29 @@ RESULT_LABELS = {
 def result_label(key: str) -> str:
     label = RESULT_LABELS.get(key)
     return str(label) if label is not None else key.replace("_", " ")
+
+
+#: The items of a hand's breakdown (``Line.item``) the engine has no term for; piquet's are
+#: the engine's own terms (``piquet.item.<item>``).
+BREAKDOWN_ITEMS = {
+    "captured": pgettext_lazy("breakdown", "cards taken"),
+    "finish": pgettext_lazy("breakdown", "going out"),
+    "finish_king": pgettext_lazy("breakdown", "going out with a king"),
+    "four_of_kind": pgettext_lazy("breakdown", "four of a kind"),
+    "four_run": pgettext_lazy("breakdown", "run of four"),
+    "penalty": pgettext_lazy("breakdown", "penalty"),
+    "tricks": pgettext_lazy("breakdown", "tricks"),
+    "jacks": pgettext_lazy("breakdown", "jacks"),
+    "charm_bonus": pgettext_lazy("breakdown", "the Charm"),
+    "ugly_bonus": pgettext_lazy("breakdown", "the Ugly card"),
+    "bank_change": pgettext_lazy("breakdown", "banks"),
+}
+
+
+def breakdown_item(game: str, item: str) -> str:
+    """What a breakdown line counts ("point", "tricks") in the active language."""
+    code = f"piquet.item.{item}"
+    if game.startswith("piquet") and code in MESSAGES:
+        return i18n.render(code)
+    label = BREAKDOWN_ITEMS.get(item)
+    return str(label) if label is not None else item.replace("_", " ")

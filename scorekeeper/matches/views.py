@@ -33,7 +33,7 @@ from scorekeeper.rules import RULESETS, UnknownGame, find_ruleset
 from . import errors, i18n, selectors, services
 from .forms import HAND_FORMS, MatchCreateForm, ReasonForm, ScorerAddForm, hand_form_class
 from .models import AuditEntry, Match, Player
-from .terms import PRESET_LABELS, PRESET_NAMES, describe_game, option_rows, result_label
+from .terms import PRESET_LABELS, PRESET_NAMES, breakdown_item, describe_game, option_rows, result_label
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -148,7 +148,7 @@ def hand_detail(request, pk: int, number: int):
         "hand": hand,
         "names": names,
         "score_rows": score_rows,
-        "evaluation": _outcome(hand.evaluation, names),
+        "evaluation": _outcome(hand.evaluation, names, match.game),
         "record_json": json.dumps(hand.record, ensure_ascii=False, indent=1),
         "versions": selectors.hand_history(match=match, number=number).count(),
         "can_write": is_scorer(request.user, match) and match.status != Match.Status.VOID,
@@ -165,7 +165,7 @@ def hand_history(request, pk: int, number: int):
     rows = [
         {
             "hand": hand,
-            "evaluation": _outcome(hand.evaluation, names),
+            "evaluation": _outcome(hand.evaluation, names, match.game),
             "record_json": json.dumps(hand.record, ensure_ascii=False, indent=1),
         }
         for hand in reversed(versions)
@@ -365,13 +365,13 @@ def _submit(request, match: Match, number: int | None, form, context: dict[str, 
             **extra,
         )
     except errors.HandRejected as exc:
-        context["outcome"] = _outcome(exc.evaluation, context["names"])
+        context["outcome"] = _outcome(exc.evaluation, context["names"], match.game)
         form.attach_problems(i18n.problems(exc.evaluation["errors"]))
         return 400, None
     except errors.ReasonRequired as exc:
         form.add_error("reason", exc.message)
         mismatches = exc.extra.get("mismatches", [])
-        context["outcome"] = _outcome({"mismatches": mismatches}, context["names"])
+        context["outcome"] = _outcome({"mismatches": mismatches}, context["names"], match.game)
         return 400, None
     except errors.VersionConflict:
         match.refresh_from_db()
@@ -451,9 +451,9 @@ def _seat_names(match: Match) -> list[str]:
     return [seat.player.name for seat in match.seats.select_related("player").order_by("position")]
 
 
-def _outcome(evaluation: dict[str, Any], names: list[str]) -> dict[str, Any]:
+def _outcome(evaluation: dict[str, Any], names: list[str], game: str) -> dict[str, Any]:
     """An engine result (spec 1.5) for the page: per-seat breakdown, named mismatches; the
-    engine's messages in the reader's language."""
+    engine's messages and the breakdown's items in the reader's language."""
     evaluation = i18n.evaluation(evaluation)
 
     def who(seat: Any) -> str:
@@ -463,7 +463,11 @@ def _outcome(evaluation: dict[str, Any], names: list[str]) -> dict[str, Any]:
     scores = evaluation.get("scores")
     seats = []
     for i, name in enumerate(names):
-        lines = [line for line in evaluation.get("breakdown") or [] if line.get("seat") == i]
+        lines = [
+            {**line, "label": breakdown_item(game, str(line.get("item", "")))}
+            for line in evaluation.get("breakdown") or []
+            if line.get("seat") == i
+        ]
         seats.append({"name": name, "seat": i, "lines": lines, "score": _at(scores, i)})
     return {
         "errors": evaluation.get("errors") or [],
