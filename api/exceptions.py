@@ -68,7 +68,10 @@ def _body(exc: drf.APIException) -> dict[str, Any]:
         first = next((d for _, d in _flatten(detail, "")), drf.ErrorDetail(exc.default_detail))
         return {"code": getattr(first, "code", None) or exc.default_code, "message": str(first), "field": ""}
     code = getattr(detail, "code", None) or exc.default_code
-    return {"code": code, "message": str(detail), "field": ""}
+    body = {"code": code, "message": str(detail), "field": getattr(exc, "field", "")}
+    if getattr(exc, "errors", None):  # a body beyond the limits (api/parsers.py): every place
+        body["errors"] = exc.errors
+    return body
 
 
 def _flatten(detail: Any, path: str):

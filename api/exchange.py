@@ -188,6 +188,8 @@ class MatchImport(APIView):
     again as live (validated by the rules), all or nothing. Answers the new match's score sheet."""
 
     permission_classes = [IsAuthenticated]
+    #: A document of hundreds of hands is larger than any other body (api/parsers.py).
+    body_limit_setting = "API_IMPORT_MAX_BODY"
 
     @extend_schema(
         summary="Import a match from an export document (validated like live recording, all or nothing)",

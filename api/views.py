@@ -16,7 +16,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import generics, serializers, status
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
@@ -28,7 +27,7 @@ from scorekeeper.rules import RULESETS, OptionsInvalid, UnknownGame, find_rulese
 
 from . import schema
 from .idempotency import idempotent
-from .parsers import StrictJSONParser
+from .parsers import CappedFormParser, CappedMultiPartParser, StrictJSONParser
 from .serializers import (
     MAX_VERSION,
     EvaluationSerializer,
@@ -151,7 +150,7 @@ class ObtainToken(ObtainAuthToken):
     Send it on every request as `Authorization: Token <key>`.
     """
 
-    parser_classes = [StrictJSONParser, FormParser, MultiPartParser]
+    parser_classes = [StrictJSONParser, CappedFormParser, CappedMultiPartParser]
 
     @extend_schema(
         request=inline_serializer(

@@ -93,6 +93,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, so that it wraps the view and the rendering of its answer: a 5xx writes nothing.
+    "scorekeeper.middleware.AtomicWritesMiddleware",
 ]
 
 ROOT_URLCONF = "scorekeeper.urls"
@@ -183,6 +185,15 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
 }
+# Caps on request bodies (api/parsers.py): every API body, a hand's, a correction's, a dry
+# run's, is at most API_MAX_BODY bytes (a real hand record is under 2 KB); an import document
+# of up to 1000 hands (scorekeeper/matches/exchange.MAX_HANDS) gets API_IMPORT_MAX_BODY.
+# Larger bodies are a 413.
+API_MAX_BODY = env_int("API_MAX_BODY", 64 * 1024)
+API_IMPORT_MAX_BODY = env_int("API_IMPORT_MAX_BODY", 4 * 1024 * 1024)
+# Django's own cap on form bodies (the pages, the admin) and on request.body: the import's.
+DATA_UPLOAD_MAX_MEMORY_SIZE = API_IMPORT_MAX_BODY
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Scorekeeper API",
     "DESCRIPTION": (

@@ -51,7 +51,7 @@ BAD_MATCHES = [
     ({"players": ["P1", "P2"]}, "required", "game"),
     ({"game": "piquet", "players": "P1"}, "not_a_list", "players"),
     ({"game": "piquet", "players": ["Ada"]}, "invalid", "players[0]"),
-    ({"game": "piquet", "players": ["P1", 10**30]}, "max_value", "players[1]"),
+    ({"game": "piquet", "players": ["P1", 10**30]}, "number_out_of_range", "players[1]"),
     ({"game": "piquet", "players": [True, "P1"]}, "invalid", "players[0]"),
     ({"game": ["piquet"], "players": ["P1", "P2"]}, "invalid", "game"),
     ({"game": "chess", "players": ["P1", "P2"]}, "game_unknown", "game"),
