@@ -476,6 +476,7 @@ def main() -> None:
         DATABASE_URL=scratch,
         DJANGO_SETTINGS_MODULE="benchmarks.bare_settings",
         DJANGO_DEBUG="0",
+        DJANGO_SECURE_SSL_REDIRECT="0",  # plain HTTP on loopback, no TLS proxy
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
         DJANGO_LOG_LEVEL="ERROR",
     )

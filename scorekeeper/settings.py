@@ -66,6 +66,23 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 
+# HTTPS, on by default in production mode (README "Production mode"): the site is served over
+# TLS, usually by a proxy in front of gunicorn. Plain HTTP is redirected, the browser is told to
+# come back over HTTPS only (HSTS), and the session and CSRF cookies never travel in clear.
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0 if DEBUG else 365 * 24 * 3600)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", True)
+# The header a TLS proxy sets to say the client came over HTTPS (`X-Forwarded-Proto`, whose
+# value is then `https`). Only with a proxy that sets it on every request, overwriting what
+# the client sent: otherwise any client could claim HTTPS. Unset: requests are HTTPS when
+# gunicorn itself serves TLS.
+_PROXY_HEADER = env_str("DJANGO_SECURE_PROXY_SSL_HEADER")
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_" + _PROXY_HEADER.upper().replace("-", "_"), "https") if _PROXY_HEADER else None
+)
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
