@@ -8,6 +8,7 @@ from ``api_not_found`` (Django's ``handler404``), and a crash there a JSON 500.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
@@ -69,6 +70,8 @@ def _body(exc: drf.APIException) -> dict[str, Any]:
         return {"code": getattr(first, "code", None) or exc.default_code, "message": str(first), "field": ""}
     code = getattr(detail, "code", None) or exc.default_code
     body = {"code": code, "message": str(detail), "field": getattr(exc, "field", "")}
+    if isinstance(exc, drf.Throttled) and exc.wait is not None:  # also in the Retry-After header
+        body["retry_after"] = math.ceil(exc.wait)
     if getattr(exc, "errors", None):  # a body beyond the limits (api/parsers.py): every place
         body["errors"] = exc.errors
     return body

@@ -14,6 +14,7 @@ from collections import OrderedDict
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import exceptions as drf_exceptions
 from rest_framework import generics, serializers, status
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.permissions import AllowAny
@@ -21,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
+from scorekeeper import lockout
 from scorekeeper.matches import errors, selectors, services
 from scorekeeper.matches.models import Match, Player
 from scorekeeper.rules import RULESETS, OptionsInvalid, UnknownGame, find_ruleset
@@ -48,6 +50,7 @@ from .serializers import (
     ScorersSerializer,
     hand_data,
 )
+from .throttles import TokenAddressThrottle, TokenUsernameThrottle
 
 #: An If-Match value: the match version, optionally quoted or weak (``"3"``, ``W/"3"``).
 IF_MATCH = re.compile(r'\s*(?:W/)?"?([0-9]{1,10})"?\s*')
@@ -151,6 +154,8 @@ class ObtainToken(ObtainAuthToken):
     """
 
     parser_classes = [StrictJSONParser, CappedFormParser, CappedMultiPartParser]
+    # Before the view, so before any password is checked (api/throttles.py).
+    throttle_classes = [TokenAddressThrottle, TokenUsernameThrottle]
 
     @extend_schema(
         request=inline_serializer(
@@ -165,7 +170,15 @@ class ObtainToken(ObtainAuthToken):
     )
     @idempotent
     def post(self, request, *args, **kwargs):
-        return super().post(request, *args, **kwargs)
+        try:
+            return super().post(request, *args, **kwargs)
+        except drf_exceptions.ValidationError:
+            if getattr(request, "axes_locked_out", False):
+                # django-axes refused the sign-in before checking the password (too many failures
+                # for this username or address, also on the pages): a 429 like the throttles'.
+                request._request.axes_locked_out = False  # the API answers, not axes' page
+                raise drf_exceptions.Throttled(wait=lockout.retry_after_seconds()) from None
+            raise
 
 
 # -- the catalog and the dry run ---------------------------------------------------------

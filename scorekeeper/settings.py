@@ -8,6 +8,7 @@ DJANGO_DEBUG=0 (the Procfile does), a DJANGO_SECRET_KEY, DATABASE_URL and REDIS_
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -83,6 +84,14 @@ SECURE_PROXY_SSL_HEADER = (
     ("HTTP_" + _PROXY_HEADER.upper().replace("-", "_"), "https") if _PROXY_HEADER else None
 )
 
+# How many proxies in front of the site append to X-Forwarded-For (1 behind one TLS proxy):
+# the client's address, which the throttles count by, is read that many entries from the end.
+# 0: the address of the connection (a client could otherwise claim any address).
+NUM_PROXIES = env_int("DJANGO_NUM_PROXIES", 0)
+
+# Redis (REDIS_URL): the cache below, Celery's broker and result store further down.
+REDIS_URL = env_str("REDIS_URL")
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -93,6 +102,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "axes",  # sign-in lockouts for the pages and the admin (after the auth app)
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI's files, served locally (no CDN)
     "scorekeeper.matches",
@@ -109,6 +119,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Turns a locked-out sign-in into the 429 page (after authentication, per django-axes).
+    "axes.middleware.AxesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, so that it wraps the view and the rendering of its answer: a 5xx writes nothing.
     "scorekeeper.middleware.AtomicWritesMiddleware",
@@ -151,6 +163,43 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
         server_side_binding=True, prepare_threshold=env_int("DATABASE_PREPARE_THRESHOLD", 2)
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The cache holds the throttles' and the sign-in lockouts' counts: Redis when REDIS_URL is set
+# (shared by every gunicorn worker; failing soft when Redis is down, scorekeeper/cache.py),
+# this process's memory otherwise (`./run`: one process).
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "scorekeeper.cache.FailSoftRedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "sk",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Sign-in to the pages and the admin (django-axes): after AXES_FAILURE_LIMIT failures from
+# one address, or for one username, further attempts are refused for AXES_COOLOFF_TIME
+# (each failure meanwhile starts it again) with a 429 page, before the password is checked.
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(seconds=env_int("AXES_COOLOFF_SECONDS", 15 * 60))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "scorekeeper.lockout.signin_locked_out"
+AXES_IPWARE_PROXY_COUNT = NUM_PROXIES or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR") if NUM_PROXIES else ("REMOTE_ADDR",)
+)
+# Axes warns that a cache in local memory is per process: on `./run` there is one process.
+SILENCED_SYSTEM_CHECKS = [] if REDIS_URL else ["axes.W001"]
+
+# django-axes first: a locked-out IP or username is refused before any password is hashed.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -197,6 +246,16 @@ REST_FRAMEWORK = {
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.ContentNegotiation",
     # JSON only, strictly: a malformed body is a 400 (api/parsers.py); the token view takes forms too.
     "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
+    # Throttles (api/throttles.py), counted in the cache. The token endpoint is limited per
+    # client address and per username before the password is checked; every write (POST) per
+    # user (anonymous: per address), generously: a table records a hand a minute.
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttles.WriteThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "token_address": env_str("API_THROTTLE_TOKEN_ADDRESS", "30/minute"),
+        "token_username": env_str("API_THROTTLE_TOKEN_USERNAME", "10/minute"),
+        "write": env_str("API_THROTTLE_WRITE", "600/minute"),
+    },
+    "NUM_PROXIES": NUM_PROXIES or None,
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -245,7 +304,6 @@ SPECTACULAR_SETTINGS = {
 
 # REDIS_URL unset: tasks run in-process (eagerly), so the service needs nothing else.
 # Set: Redis is the broker and the result backend of real workers.
-REDIS_URL = env_str("REDIS_URL")
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
