@@ -163,12 +163,12 @@ class ObtainToken(ObtainAuthToken):
         ),
         responses={
             200: inline_serializer("TokenResponse", {"token": serializers.CharField()}),
-            **schema.errors(400, 422),
+            **schema.errors(400, 429),
         },
-        parameters=[schema.IDEMPOTENCY_KEY],
         auth=[],
     )
-    @idempotent
+    # Not @idempotent: an Idempotency-Key is ignored here, so that no stored answer ever holds
+    # a token (a replay from storage would hand it to whoever knows the key).
     def post(self, request, *args, **kwargs):
         try:
             return super().post(request, *args, **kwargs)

@@ -345,7 +345,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict = {
     "outbox-sweep": {"task": "outbox.sweep", "schedule": 60.0},
+    "idempotency-expire": {"task": "matches.idempotency_expire", "schedule": 3600.0},
 }
+# An Idempotency-Key is remembered this many seconds (README "Retries"): a retry within the
+# window is replayed; after it the key is forgotten (swept hourly) and may be used anew.
+IDEMPOTENCY_KEY_TTL = env_int("IDEMPOTENCY_KEY_TTL", 24 * 3600)
 # The outbox (scorekeeper/outbox): a message is left this many seconds to the dispatch after
 # its own commit before the sweep takes it, and handed over again when its task has not
 # finished this many seconds after the last hand-over (a dead worker, a Redis that lost it).

@@ -48,7 +48,9 @@ def test_a_locked_out_password_is_not_checked(carl, settings, monkeypatch):
     for i in range(settings.AXES_FAILURE_LIMIT):
         sign_in(PAGE, address=f"10.0.1.{i}")
     checked = []
-    monkeypatch.setattr("django.contrib.auth.models.AbstractBaseUser.check_password", lambda s, raw: checked.append(1))
+    monkeypatch.setattr(
+        "django.contrib.auth.models.AbstractBaseUser.check_password", lambda s, raw: checked.append(1)
+    )
 
     assert sign_in(PAGE, address="10.0.2.1").status_code == 429
     assert checked == []

@@ -28,9 +28,11 @@ import functools
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import orjson
+from django.conf import settings
 from django.db import transaction
 from django.db.models import JSONField
 from django.utils import timezone
@@ -312,6 +314,10 @@ def idempotency_claim(
         entry = IdempotencyKey.objects.filter(user=owner, key=key).first()
         if entry is None:  # the first holder rolled back in between: claim again
             continue
+        if entry.created_at < idempotency_cutoff():
+            # Past the window a key is forgotten, swept or not: this is a new request.
+            IdempotencyKey.objects.filter(pk=entry.pk).delete()
+            continue
         if entry.fingerprint != fingerprint:
             raise errors.IdempotencyKeyReused(
                 f"the Idempotency-Key was already used for another request ({entry.method} {entry.path} "
@@ -356,6 +362,30 @@ def _insert_unless_taken_sql() -> tuple[str, list]:
 
 def _column_list(fields) -> str:
     return ", ".join(f'"{f.column}"' for f in fields)
+
+
+def idempotency_cutoff():
+    """Keys claimed before this moment are expired (``IDEMPOTENCY_KEY_TTL`` seconds ago)."""
+    return timezone.now() - timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL)
+
+
+def idempotency_expire(*, batch: int = 1000) -> int:
+    """Delete the expired keys, ``batch`` rows per statement and transaction (short, so that
+    the sweep never holds up the writes); how many were deleted. Run hourly by beat."""
+    cutoff = idempotency_cutoff()
+    deleted = 0
+    while True:
+        ids = list(
+            IdempotencyKey.objects.filter(created_at__lt=cutoff)
+            .order_by("created_at")
+            .values_list("pk", flat=True)[:batch]
+        )
+        if not ids:
+            return deleted
+        with transaction.atomic():
+            deleted += IdempotencyKey.objects.filter(pk__in=ids).delete()[0]
+        if len(ids) < batch:
+            return deleted
 
 
 def idempotency_store(
