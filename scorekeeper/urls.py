@@ -7,6 +7,7 @@ from api.urls import urlpatterns as api_urlpatterns
 urlpatterns = [
     *api_urlpatterns,  # /api/…, first: scoring apps' requests are most of the traffic
     path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the switcher on every page
     # Sign-in for the pages (scorers at the table); the API uses tokens.
     path(
         "accounts/login/",

@@ -273,6 +273,11 @@ def test_an_anonymous_visitor_is_sent_to_sign_in(client, tally_match, name):
     assert response.url.startswith(reverse("login")) and "next=" in response.url
 
 
+@pytest.mark.parametrize("name", ["hand-new", "match-void", "match-reopen"])
+def test_an_unknown_match_is_a_404_for_an_anonymous_visitor_too(client, db, name):
+    assert client.get(reverse(name, args=[999])).status_code == 404
+
+
 def test_an_anonymous_post_stores_nothing(client, tally_match):
     response = post_hand(client, tally_match, hand([1, 1]))
 
@@ -296,6 +301,19 @@ def test_adding_an_unknown_user_as_scorer_says_so(scorer, tally_match):
 
     assert "There is no user &#x27;nobody&#x27;" in response.content.decode()
     assert tally_match.scorers.count() == 1
+
+
+def test_adding_an_inactive_user_as_scorer_is_refused_as_in_the_api(scorer, tally_match, other_user):
+    other_user.is_active = False
+    other_user.save()
+
+    response = scorer.post(
+        reverse("match-scorer-add", args=[tally_match.pk]), {"username": "bob"}, follow=True
+    )
+
+    assert "There is no user &#x27;bob&#x27;" in response.content.decode()
+    assert not tally_match.scorers.filter(pk=other_user.pk).exists()
+    assert not AuditEntry.objects.filter(action="scorer_add").exists()
 
 
 def test_only_scorers_may_add_scorers(client, tally_match, other_user):

@@ -1,10 +1,15 @@
 """The web pages: home, a match's score sheet, a player's matches."""
 
+import json
+from pathlib import Path
+
 import pytest
 from django.urls import reverse
 
-from scorekeeper.matches.services import hand_record, match_void
+from scorekeeper.matches.services import hand_record, match_create, match_void
 from tests.fakes import hand
+
+DEMO = Path(__file__).resolve().parents[1] / "scorekeeper" / "demo"
 
 pytestmark = pytest.mark.django_db
 
@@ -78,6 +83,21 @@ def test_the_result_names_the_winner_instead_of_a_seat_number(client, tally_matc
 
     assert response.context["result_other"]["winner"] == "Bea"
     assert "<strong>Bea</strong>" in response.content.decode()
+
+
+def test_the_result_of_a_partnership_game_names_the_players_of_the_winning_team(client, user, make_players):
+    case = next(c for c in json.loads((DEMO / "piquet-voleur.json").read_text()) if c["id"] == "game-to-100")
+    match = match_create(game="piquet-voleur", players=make_players("Ada", "Bea", "Cy", "Di"), by=user)
+    for record in case["hands"]:
+        hand_record(match=match, record=record, by=user)
+    match.refresh_from_db()
+
+    response = client.get(match.get_absolute_url())
+
+    team = match.result["winning_team"]
+    partners = {0: "Ada and Cy", 1: "Bea and Di"}[team]  # seats 0+2 against 1+3 (spec 6)
+    assert response.context["result_other"]["winning_team"] == partners
+    assert partners in response.content.decode()
 
 
 def test_the_home_page_puts_the_matches_a_user_scores_first(client, tally_match, user, other_user):

@@ -14,22 +14,21 @@ the new version so that sending again is a deliberate act.
 from __future__ import annotations
 
 import json
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
-from django.contrib.auth.views import redirect_to_login
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from scorekeeper.rules import RULESETS, UnknownGame, find_ruleset
 
 from . import errors, selectors, services
-from .forms import MatchCreateForm, ReasonForm, ScorerAddForm, hand_form_class
+from .forms import HAND_FORMS, MatchCreateForm, ReasonForm, ScorerAddForm, hand_form_class
 from .models import AuditEntry, Match, Player
 
 
@@ -101,7 +100,8 @@ def _result_value(key: str, value: Any, seats: list[dict[str, Any]]) -> str:
     if key == "finish_order" and isinstance(value, list):
         return ", ".join(name(s) for s in value)
     if key == "winning_team" and isinstance(value, int):
-        return " and ".join(names[i] for i in range(len(names)) if i % 2 == value)
+        # The teams are the match's own, stored on its seats when it was created.
+        return " and ".join(seat["name"] for seat in seats if seat.get("team") == value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
@@ -173,42 +173,39 @@ def is_scorer(user, match: Match) -> bool:
     return user.is_superuser or match.scorers.filter(pk=user.pk).exists()
 
 
-class _SignIn(Exception):
-    """Raised by ``_writable_match`` for an anonymous visitor: answered with the sign-in page."""
+def scorer_required(view):
+    """For the pages that write to a match: the view takes the match instead of its ``pk``.
 
+    An unknown match is a 404 for everyone; an anonymous visitor is sent to sign in, as by
+    ``login_required``; a signed-in user who is not a scorer gets the 403 page.
+    """
 
-def _writable_match(request, pk: int) -> Match:
-    """The match, if the user may write to it; anonymous → sign in, others → 403 page."""
-    match = get_object_or_404(Match, pk=pk)
-    if not request.user.is_authenticated:
-        raise _SignIn
-    if not is_scorer(request.user, match):
-        raise PermissionDenied("Only this match's scorers may record, correct, void or reopen it.")
-    return match
+    @login_required
+    def as_scorer(request, match: Match, **kwargs: Any):
+        if not is_scorer(request.user, match):
+            raise PermissionDenied("Only this match's scorers may record, correct, void or reopen it.")
+        return view(request, match, **kwargs)
 
+    @wraps(view)
+    def with_match(request, pk: int, **kwargs: Any):
+        return as_scorer(request, get_object_or_404(Match, pk=pk), **kwargs)
 
-def _sign_in(request):
-    return redirect_to_login(request.get_full_path(), login_url=reverse("login"))
+    return with_match
 
 
 # -- a new match ---------------------------------------------------------------------------
+@login_required
 def match_new(request):
     """Step 1: choose the game (each has its own options and seat counts)."""
-    if not request.user.is_authenticated:
-        return _sign_in(request)
-    games = [RULESETS[key].describe() for key in sorted(RULESETS) if _listed(key)]
+    # The games the pages have a form for: a game scored by pasting JSON alone (a test game
+    # registered on the fly) is not offered at the table.
+    games = [RULESETS[key].describe() for key in sorted(RULESETS) if key in HAND_FORMS]
     return render(request, "matches/match_new.html", {"games": games})
 
 
-def _listed(key: str) -> bool:
-    # Test games (tally) are registered on the fly and are not offered on the page.
-    return not RULESETS[key].__module__.startswith("tests.")
-
-
+@login_required
 def match_new_game(request, game: str):
     """Step 2: options and players in seat order; new players are created with the match."""
-    if not request.user.is_authenticated:
-        return _sign_in(request)
     try:
         find_ruleset(game)
     except UnknownGame:
@@ -263,19 +260,13 @@ def _match_error_to_form(form: MatchCreateForm, exc: errors.DomainError) -> None
 
 
 # -- hands -------------------------------------------------------------------------------------
-def hand_new(request, pk: int):
-    try:
-        match = _writable_match(request, pk)
-    except _SignIn:
-        return _sign_in(request)
+@scorer_required
+def hand_new(request, match: Match):
     return _hand_page(request, match, number=None)
 
 
-def hand_correct(request, pk: int, number: int):
-    try:
-        match = _writable_match(request, pk)
-    except _SignIn:
-        return _sign_in(request)
+@scorer_required
+def hand_correct(request, match: Match, number: int):
     if not selectors.match_current_hands(match=match).filter(number=number).exists():
         raise Http404(f"the match has no hand {number}")
     return _hand_page(request, match, number=number)
@@ -436,19 +427,17 @@ def _explanation(m: dict[str, Any]) -> str:
 
 
 # -- void, reopen, scorers ----------------------------------------------------------------
-def match_void(request, pk: int):
-    return _reason_page(request, pk, void=True)
+@scorer_required
+def match_void(request, match: Match):
+    return _reason_page(request, match, void=True)
 
 
-def match_reopen(request, pk: int):
-    return _reason_page(request, pk, void=False)
+@scorer_required
+def match_reopen(request, match: Match):
+    return _reason_page(request, match, void=False)
 
 
-def _reason_page(request, pk: int, *, void: bool):
-    try:
-        match = _writable_match(request, pk)
-    except _SignIn:
-        return _sign_in(request)
+def _reason_page(request, match: Match, *, void: bool):
     status = 200
     refused = ""
     if request.method == "POST":
@@ -481,15 +470,12 @@ def _reason_page(request, pk: int, *, void: bool):
 
 
 @require_POST
-def match_scorer_add(request, pk: int):
-    try:
-        match = _writable_match(request, pk)
-    except _SignIn:
-        return _sign_in(request)
+@scorer_required
+def match_scorer_add(request, match: Match):
     form = ScorerAddForm(request.POST)
     if form.is_valid():
-        User = get_user_model()
-        user = User.objects.filter(**{User.USERNAME_FIELD: form.cleaned_data["username"].strip()}).first()
+        # Only an active user, as in the API: an inactive one reads as unknown there too.
+        user = selectors.user_by_username(username=form.cleaned_data["username"].strip())
         if user is None:
             messages.error(request, f"There is no user {form.cleaned_data['username']!r}.")
         else:

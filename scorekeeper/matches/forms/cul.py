@@ -1,0 +1,104 @@
+"""The hand form of cul (spec 8)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import BLANK, HandForm, Unrepresentable, checks, notation, number, radio, seat_choices
+
+
+class CulForm(HandForm):
+    """cul: per seat a bet, the points made and the banks declared (spec 8)."""
+
+    games = ("cul",)
+    covers = ("dealer", "first_leader", "bets", "points", "captured", "bonuses", "declared_banks")
+    seat_keys = ("dealer", "first_leader")
+    rows = ("bets", "points", "declared_banks")
+    BONUSES = (("queen_king", "queen + king (25)"), ("diamonds_spades", "♦ + ♠ (15)"),
+               ("four_of_suit", "four of a suit (10)"))  # fmt: skip
+
+    def add_fields(self) -> None:
+        seats = seat_choices(self.seat_names)
+        self.fields["dealer"] = radio("Dealer", seats)
+        self.fields["first_leader"] = radio("First lead", [(BLANK, "not noted"), *seats])
+        for i in range(self.n):
+            self.fields[f"bets_{i}"] = radio("Bet", [("go", "go"), ("not_go", "not go")])
+            self.fields[f"points_{i}"] = number("Points", min=-4, max=238)
+            banks = self._state("banks")
+            now = banks[i] if isinstance(banks, list) and i < len(banks) else None
+            self.fields[f"declared_banks_{i}"] = number(
+                "Banks after", f"{now} before this party" if now is not None else "", min=0
+            )
+            self.fields[f"captured_{i}"] = notation("Cards taken (optional)", placeholder="AS 10S KS")
+            self.fields[f"bonuses_{i}"] = checks("Bonuses claimed", self.BONUSES)
+
+    def suggested(self) -> dict[str, str]:
+        # The previous party's first leader deals the next (spec 8, dealer_rule).
+        leader = self._state_seat("last_first_leader")
+        return {"dealer": str(leader)} if leader is not None else {}
+
+    def build(self, data: dict[str, Any]) -> dict[str, Any]:
+        record: dict[str, Any] = {}
+        self.put_seat(record, data, "dealer")
+        self.put_seat(record, data, "first_leader")
+        self.put_row(record, data, "bets")
+        self.put_row(record, data, "points")
+        self.put_cards(record, data, "captured")
+        bonuses = [data.get(f"bonuses_{i}") or [] for i in range(self.n)]
+        if any(bonuses):
+            order = [item for item, _ in self.BONUSES]
+            record["bonuses"] = [[{"item": b} for b in sorted(chosen, key=order.index)] for chosen in bonuses]
+        self.put_row(record, data, "declared_banks")
+        return record
+
+    def load(self, key: str, value: Any) -> dict[str, Any]:
+        if key == "bets":
+            if not all(v in ("go", "not_go") for v in self.seat_list(value)):
+                raise Unrepresentable
+            return {f"bets_{i}": v for i, v in enumerate(value)}
+        if key == "captured":
+            return self.load_cards_row("captured", value)
+        if key == "bonuses":
+            return self._load_bonuses(value)
+        return super().load(key, value)
+
+    def _load_bonuses(self, value: Any) -> dict[str, Any]:
+        order = [item for item, _ in self.BONUSES]
+        out = {}
+        for i, items in enumerate(self.seat_list(value)):
+            if not isinstance(items, list) or not all(
+                isinstance(x, dict) and set(x) == {"item"} for x in items
+            ):
+                raise Unrepresentable
+            names = [x["item"] for x in items]
+            if (
+                not all(isinstance(name, str) for name in names)
+                or any(name not in order for name in names)
+                or names != sorted(set(names), key=order.index)
+            ):
+                raise Unrepresentable
+            out[f"bonuses_{i}"] = names
+        if not any(value):
+            raise Unrepresentable
+        return out
+
+    def sections(self) -> list[dict[str, Any]]:
+        go = 44 + 12 * (self.n - 2)
+        not_go = go + 24 if self.n < 6 else self.game_options.get("not_go_target_6p", go + 24)
+        party = {
+            "title": "The party",
+            "help": f"Targets with {self.n} players: go {go}, not go {not_go}.",
+            "fields": [self["dealer"], self["first_leader"]],
+        }
+        return [
+            party,
+            *(
+                self.seat_section(
+                    i,
+                    [f"bets_{i}", f"points_{i}", f"declared_banks_{i}"],
+                    more=[f"captured_{i}", f"bonuses_{i}"],
+                    more_title="cards taken, bonuses",
+                )
+                for i in range(self.n)
+            ),
+        ]

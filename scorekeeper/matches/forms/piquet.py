@@ -1,0 +1,293 @@
+"""Piquet, all five: declarations by category (spec 2.2), tricks, declared scores.
+
+One form serves the two-hand games and the partnerships (voleur, normand): what differs is
+only the number of seats (and so of tricks) and the auction's contract.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+
+from scorekeeper.rules.fields import is_int
+
+from .base import (
+    BLANK,
+    HandForm,
+    Unrepresentable,
+    checks,
+    load_int,
+    load_seat,
+    notation,
+    number,
+    radio,
+    seat_choices,
+    seat_or_none,
+)
+
+
+def parse_tricks(text: str) -> list[int]:
+    """Trick winners written as digits, one per trick ("0111 1000 0000"); spaces and commas free."""
+    compact = re.sub(r"[\s,]+", "", text)
+    if not compact.isdigit() or not compact.isascii():
+        raise forms.ValidationError(
+            "write one seat number per trick, e.g. 011110000000 (spaces allowed)", code="tricks_format"
+        )
+    return [int(ch) for ch in compact]
+
+
+_COMBO = re.compile(r"^([0-9])([0-9]{1,2}|[A-Za-z])$")
+
+
+def parse_combos(text: str, first: str, second: str, example: str) -> list[dict[str, Any]]:
+    """Runs ("5J 3J": length then top) or sets ("4Q 3K": count then rank) as the spec's objects.
+
+    Only the shape is checked here; the engine judges lengths, counts and ranks (spec 2.2)
+    and reports them with the category's own code.
+    """
+    out = []
+    for token in re.split(r"[\s,;]+", text.strip()):
+        if not token:
+            continue
+        match = _COMBO.match(token)
+        if not match:
+            raise forms.ValidationError(
+                f"{token!r}: write each as one digit then a rank, e.g. {example}", code="combo_format"
+            )
+        out.append({first: int(match.group(1)), second: match.group(2).upper()})
+    return out
+
+
+def format_combos(items: Any, first: str, second: str) -> str:
+    if not isinstance(items, list):
+        raise Unrepresentable
+    out = []
+    for item in items:
+        if not (isinstance(item, dict) and set(item) == {first, second}):
+            raise Unrepresentable
+        count, rank = item[first], item[second]
+        token = f"{count}{rank}" if is_int(count) and isinstance(rank, str) else ""
+        match = _COMBO.match(token)
+        # Only what parses back to exactly the same object (ranks in upper case).
+        if not match or int(match.group(1)) != count or match.group(2).upper() != rank:
+            raise Unrepresentable
+        out.append(token)
+    return " ".join(out)
+
+
+class PiquetForm(HandForm):
+    """The five piquet keys: declarations by category (spec 2.2), tricks, declared scores."""
+
+    games = ("piquet", "piquet-au-cent", "piquet-auction", "piquet-voleur", "piquet-normand")
+    covers = ("dealer", "carte_blanche", "point", "sequences", "sets", "tricks", "declared", "contract")
+    seat_keys = ("dealer",)
+    rows = ("declared",)
+    path_fields = {
+        "carte_blanche": "carte_blanche",
+        "point": "point_scorer",
+        "sequences": "sequences_runs",
+        "sets": "sets_sets",
+        "tricks": "tricks",
+        "play": "tricks",
+        "trick_cards": "tricks",
+        "contract": "contract_declarer",
+    }
+
+    def add_fields(self) -> None:
+        seats = seat_choices(self.seat_names)
+        scorer = [(BLANK, "nobody"), ("equal", "equal"), *seats]
+        self.fields["dealer"] = radio("Dealer", seats)
+        self.fields["carte_blanche"] = checks(
+            "Carte blanche", seats, "A hand dealt without king, queen or jack (10 points)."
+        )
+        self.fields["point_scorer"] = radio("Who scored", scorer)
+        self.fields["point_cards"] = number("cards", min=2, max=8, placeholder="6")
+        self.fields["point_pips"] = number("pips", min=15, max=75, placeholder="55")
+        self.fields["sequences_scorer"] = radio("Who scored", scorer)
+        self.fields["sequences_runs"] = notation(
+            "runs", "Length then top card, e.g. 5J 3J = quint to the jack and tierce to the jack.", "5J 3J"
+        )
+        self.fields["sets_scorer"] = radio("Who scored", [(BLANK, "nobody"), *seats])
+        self.fields["sets_sets"] = notation(
+            "sets", "Count then rank, e.g. 4Q 3K = quatorze of queens and trio of kings.", "4Q 3K"
+        )
+        names = ", ".join(f"{i} = {name}" for i, name in enumerate(self.seat_names))
+        self.fields["tricks"] = forms.CharField(
+            label="Tricks won, in order",
+            required=False,
+            help_text=f"One digit per trick: the seat that won it ({names}).",
+            widget=forms.TextInput(
+                attrs={"inputmode": "numeric", "autocomplete": "off", "placeholder": self._tricks_example()}
+            ),
+        )
+        if self.game == "piquet-auction":
+            self.fields["contract_declarer"] = radio("Declarer", seats)
+            self.fields["contract_tricks"] = radio("tricks bid", [(str(t), str(t)) for t in range(7, 13)])
+            self.fields["contract_sign"] = radio("to win or to lose", [("plus", "plus"), ("minus", "minus")])
+            self.fields["contract_multiplier"] = radio(
+                "multiplier", [("1", "plain"), ("2", "doubled"), ("4", "redoubled")]
+            )
+        self.add_declared()
+
+    def _tricks_example(self) -> str:
+        # A deal has 12 tricks two-handed, 8 in voleur, 10 in three-hand normand (spec 2.4).
+        return {4: "0123 3012", 3: "0120 1201 20"}.get(self.n, "0111 1000 0000")
+
+    def suggested(self) -> dict[str, str]:
+        # Two-hand deals alternate (spec 3); the three- and four-hand games are left alone.
+        last = self._state_seat("last_dealer")
+        return {"dealer": str(1 - last)} if self.n == 2 and last is not None else {}
+
+    def check_fields(self, data: dict[str, Any]) -> None:
+        for category, extra in (("point", ("point_cards", "point_pips")), ("sequences", ("sequences_runs",))):
+            if data.get(f"{category}_scorer") in (None, BLANK) and any(data.get(f) for f in extra):
+                self.add_error(f"{category}_scorer", "choose who scored it, or “equal”")
+        if data.get("sets_scorer") in (None, BLANK) and data.get("sets_sets"):
+            self.add_error("sets_scorer", "choose who scored the sets")
+        for name, parse in (
+            ("sequences_runs", lambda t: parse_combos(t, "length", "top", "5J")),
+            ("sets_sets", lambda t: parse_combos(t, "count", "rank", "4Q")),
+            ("tricks", parse_tricks),
+        ):
+            text = data.get(name) or ""
+            if name in data and text.strip():
+                try:
+                    data[f"{name}_parsed"] = parse(text)
+                except forms.ValidationError as exc:
+                    self.add_error(name, exc)
+
+    def build(self, data: dict[str, Any]) -> dict[str, Any]:
+        record: dict[str, Any] = {}
+        self.put_seat(record, data, "dealer")
+        holders = [int(s) for s in data.get("carte_blanche") or []]
+        record["carte_blanche"] = None if not holders else holders[0] if len(holders) == 1 else holders
+        record["point"] = self._category(
+            data.get("point_scorer"),
+            lambda: {"cards": data.get("point_cards"), "pips": data.get("point_pips")},
+        )
+        record["sequences"] = self._category(
+            data.get("sequences_scorer"), lambda: {"runs": data.get("sequences_runs_parsed", [])}
+        )
+        record["sets"] = self._category(
+            data.get("sets_scorer"), lambda: {"sets": data.get("sets_sets_parsed", [])}
+        )
+        if "tricks_parsed" in data:
+            record["tricks"] = data["tricks_parsed"]
+        if self.game == "piquet-auction":
+            contract = {
+                "declarer": seat_or_none(data.get("contract_declarer")),
+                "tricks": int(data["contract_tricks"]) if data.get("contract_tricks") else None,
+                "sign": data.get("contract_sign") or None,
+                "multiplier": int(data["contract_multiplier"]) if data.get("contract_multiplier") else None,
+            }
+            if any(v is not None for v in contract.values()):
+                record["contract"] = contract
+        self.put_row(record, data, "declared")
+        return record
+
+    @staticmethod
+    def _category(scorer: str | None, rest) -> dict[str, Any] | None:
+        if scorer in (None, BLANK):
+            return None
+        return {"scorer": None if scorer == "equal" else int(scorer), **rest()}
+
+    def load(self, key: str, value: Any) -> dict[str, Any]:
+        n = self.n
+        if key == "carte_blanche":
+            if value is None:
+                return {"carte_blanche": []}
+            if is_int(value):
+                return {"carte_blanche": [load_seat(value, n)]}
+            # A list shows as ticked seats; only a sorted list of 2+ seats rebuilds the same.
+            if (
+                isinstance(value, list)
+                and len(value) > 1
+                and all(is_int(v) for v in value)
+                and value == sorted(set(value))
+            ):
+                return {"carte_blanche": [load_seat(v, n) for v in value]}
+            raise Unrepresentable
+        if key == "tricks":
+            if isinstance(value, list) and value and all(is_int(v) and 0 <= v <= 9 for v in value):
+                return {"tricks": "".join(map(str, value))}
+            raise Unrepresentable
+        if value is None and key in ("point", "sequences", "sets"):
+            return {f"{key}_scorer": BLANK}
+        if key not in ("point", "sequences", "sets", "contract"):
+            return super().load(key, value)
+        if not isinstance(value, dict):
+            raise Unrepresentable
+        if key == "contract":
+            return self._load_contract(value)
+        scorer = value.get("scorer", "missing")
+        shown = "equal" if scorer is None and key != "sets" else load_seat(scorer, n)
+        if key == "point" and set(value) == {"scorer", "cards", "pips"}:
+            return {
+                "point_scorer": shown,
+                "point_cards": load_int(value["cards"]),
+                "point_pips": load_int(value["pips"]),
+            }
+        if key == "sequences" and set(value) == {"scorer", "runs"}:
+            return {
+                "sequences_scorer": shown,
+                "sequences_runs": format_combos(value["runs"], "length", "top"),
+            }
+        if key == "sets" and set(value) == {"scorer", "sets"}:
+            return {"sets_scorer": shown, "sets_sets": format_combos(value["sets"], "count", "rank")}
+        raise Unrepresentable
+
+    def _load_contract(self, value: dict[str, Any]) -> dict[str, Any]:
+        if self.game != "piquet-auction" or set(value) != {"declarer", "tricks", "sign", "multiplier"}:
+            raise Unrepresentable
+        if value["tricks"] not in range(7, 13) or not is_int(value["tricks"]):
+            raise Unrepresentable
+        if value["sign"] not in ("plus", "minus") or value["multiplier"] not in (1, 2, 4):
+            raise Unrepresentable
+        if not is_int(value["multiplier"]):
+            raise Unrepresentable
+        return {
+            "contract_declarer": load_seat(value["declarer"], self.n),
+            "contract_tricks": str(value["tricks"]),
+            "contract_sign": value["sign"],
+            "contract_multiplier": str(value["multiplier"]),
+        }
+
+    def field_for_path(self, path: str) -> str | None:
+        fine = {"point.cards": "point_cards", "point.pips": "point_pips", "point.scorer": "point_scorer",
+                "sequences.scorer": "sequences_scorer", "sets.scorer": "sets_scorer",
+                "contract.tricks": "contract_tricks", "contract.sign": "contract_sign",
+                "contract.multiplier": "contract_multiplier"}  # fmt: skip
+        if path in fine and fine[path] in self.fields:
+            return fine[path]
+        return super().field_for_path(path)
+
+    def sections(self) -> list[dict[str, Any]]:
+        f = self.__getitem__
+        out = [
+            {"title": "The deal", "fields": [f("dealer"), f("carte_blanche")]},
+            {
+                "title": "Point",
+                "fields": [f("point_scorer"), f("point_cards"), f("point_pips")],
+                "grid": True,
+            },
+            {"title": "Sequences", "fields": [f("sequences_scorer"), f("sequences_runs")]},
+            {"title": "Sets", "fields": [f("sets_scorer"), f("sets_sets")]},
+        ]
+        if self.game == "piquet-auction":
+            out.insert(
+                1,
+                {
+                    "title": "Contract",
+                    "fields": [
+                        f("contract_declarer"),
+                        f("contract_tricks"),
+                        f("contract_sign"),
+                        f("contract_multiplier"),
+                    ],
+                },
+            )
+        out.append({"title": "Play", "fields": [f("tricks")], "tricks": True})
+        out.append(self.row_section("Declared scores", "declared", "What each player claims for this deal."))
+        return out
