@@ -7,6 +7,7 @@ database); ``require_services`` skips or, with REQUIRE_SERVICES=1 (CI), fails wi
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -78,8 +79,12 @@ class RedisServer:
 class WorkerProcess:
     """A ``celery worker`` (solo pool) on its own queue, so no other worker takes its tasks."""
 
-    def __init__(self, log_path: Path, *, broker_url: str | None = None, beat: bool = False, env=None):
-        self.queue = f"it-{uuid.uuid4().hex[:12]}"
+    def __init__(
+        self, log_path: Path, *, broker_url: str | None = None, beat: bool = False, env=None, queue: str = ""
+    ):
+        #: Its own queue by default; "celery" (Celery's default) on a private Redis, to take what
+        #: the code under test enqueues without naming a queue (the outbox).
+        self.queue = queue or f"it-{uuid.uuid4().hex[:12]}"
         self.log_path = log_path
         self.env = {
             **os.environ,
@@ -126,3 +131,33 @@ class WorkerProcess:
 
     def log(self) -> str:
         return self.log_path.read_text()[-3000:] if self.log_path.exists() else ""
+
+
+@contextlib.contextmanager
+def celery_app_on(url: str):
+    """Point this process's Celery app at the broker and result store ``url`` (a private Redis)
+    for the block, then back: the app's cached broker pool, producer pool and result backend
+    are dropped on the way in and out, so that nothing keeps talking to the other Redis."""
+    from scorekeeper.celery import app
+
+    names = ("broker_url", "result_backend", "task_always_eager")
+    saved = {name: app.conf[name] for name in names}
+
+    def forget_connections() -> None:
+        if app._pool is not None:
+            app._pool.force_close_all()
+        app._pool = None
+        amqp = app.__dict__.get("amqp")
+        if amqp is not None:
+            amqp._producer_pool = None
+        app._backend_cache = None
+        if getattr(app._local, "backend", None) is not None:
+            del app._local.backend
+
+    forget_connections()
+    app.conf.update(broker_url=url, result_backend=url, task_always_eager=False)
+    try:
+        yield app
+    finally:
+        forget_connections()
+        app.conf.update(saved)

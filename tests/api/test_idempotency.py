@@ -171,22 +171,3 @@ def test_an_outcome_a_twin_stored_after_the_refusal_is_the_keys(ann, tally_match
     assert (response.status_code, response.json()) == (201, {"by": "the twin"})
     assert response["Idempotent-Replayed"] == "true"
     assert Hand.objects.filter(match=tally_match).count() == 1
-
-
-@pytest.mark.django_db(transaction=True)
-def test_recording_with_a_key_on_postgresql_takes_no_savepoint(ann, tally_match):
-    """The key's transaction holds the claim, the one-statement write and the stored answer."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    if connection.vendor != "postgresql":
-        pytest.skip("elsewhere the write is three ORM statements in a transaction of their own")
-
-    with CaptureQueriesContext(connection) as queries:
-        assert post_hand(ann, tally_match, [3, 1], "k-1").status_code == 201
-
-    statements = [q["sql"] for q in queries.captured_queries]
-    assert not [s for s in statements if "SAVEPOINT" in s.upper()]
-    kinds = [s.split()[0] for s in statements]
-    # token and match; then in one transaction the claim, the write, the stored answer
-    assert kinds == ["SELECT", "BEGIN", "INSERT", "WITH", "UPDATE", "COMMIT"]
