@@ -148,8 +148,8 @@ def prepare(matches: int) -> tuple[str, list[int], dict]:
 
     from django.contrib.auth import get_user_model
     from django.db import connection, transaction
-    from rest_framework.authtoken.models import Token
 
+    from api.tokens import token_create
     from benchmarks.bareview import CREATE_TABLE
     from scorekeeper.matches.models import Match, Seat
     from scorekeeper.matches.services import match_create, player_create
@@ -157,7 +157,7 @@ def prepare(matches: int) -> tuple[str, list[int], dict]:
     with connection.cursor() as cursor:
         cursor.execute(CREATE_TABLE)
     user = get_user_model().objects.create_user("loadbench")
-    token = Token.objects.create(user=user).key
+    token = token_create(user=user)[1]
     players = [player_create(name=name, by=user) for name in ("Ada", "Bea")]
     template = match_create(game="piquet", players=players, by=user)
     # Fresh matches as match_create makes them (same options, seats, scorer), in bulk.

@@ -101,7 +101,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",  # API tokens, hashed, one per device, with an expiry (api/tokens.py)
     "axes",  # sign-in lockouts for the pages and the admin (after the auth app)
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI's files, served locally (no CDN)
@@ -238,8 +238,8 @@ LOGIN_URL = "login"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        # DRF's token scheme with a leaner look-up of the token's user (api/authentication.py).
-        "api.authentication.TokenAuthentication",
+        # `Authorization: Token <key>`, knox's hashed tokens (api/tokens.py); the pages' session.
+        "api.tokens.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -274,6 +274,15 @@ API_MAX_BODY = env_int("API_MAX_BODY", 64 * 1024)
 API_IMPORT_MAX_BODY = env_int("API_IMPORT_MAX_BODY", 4 * 1024 * 1024)
 # Django's own cap on form bodies (the pages, the admin) and on request.body: the import's.
 DATA_UPLOAD_MAX_MEMORY_SIZE = API_IMPORT_MAX_BODY
+
+# API tokens (django-rest-knox): a sign-in makes a token for that device, valid this many days
+# (then a 401: sign in again); the `Token` keyword of the Authorization header stays.
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(days=env_int("API_TOKEN_TTL_DAYS", 30)),
+    "AUTH_HEADER_PREFIX": "Token",
+    "TOKEN_LIMIT_PER_USER": None,
+    "AUTO_REFRESH": False,
+}
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Scorekeeper API",

@@ -63,6 +63,12 @@ NASTY_JSON = st.recursive(
 )
 
 
+FORGED_AUTHORIZATION = st.one_of(
+    st.binary(max_size=40).map(lambda raw: "Token " + raw.decode("latin-1")),
+    st.sampled_from(["Token", "Token a b", "Token \xff\xfe", "Bearer x", "token " + "0" * 64]),
+)
+
+
 def deep(depth: int, leaf) -> object:
     for _ in range(depth):
         leaf = [leaf]
@@ -145,13 +151,14 @@ def world(ann, anon, tally_match, user, settings):
     }
     hand_record(match=tally_match, record=hand([1, 1]), by=user)
     players = json.dumps(list(tally_match.seats.order_by("position").values_list("player", flat=True)))
-    return {"clients": {"anonymous": anon, "signed in": ann}, "match": tally_match, "players": players}
+    clients = {"anonymous": anon, "signed in": ann, "forged token": anon}
+    return {"clients": clients, "match": tally_match, "players": players}
 
 
 @given(
     data=st.data(),
     endpoint=st.sampled_from(ENDPOINTS),
-    who=st.sampled_from(["anonymous", "signed in", "signed in"]),
+    who=st.sampled_from(["anonymous", "signed in", "signed in", "forged token"]),
     game=st.sampled_from(["tally", "piquet", "cul"]),
     keyed=st.booleans(),
     form=st.booleans(),
@@ -174,6 +181,8 @@ def test_no_post_answers_5xx_and_the_database_stays_consistent(world, data, endp
         body = body.replace('"current"', str(version)).replace('"{players}"', world["players"])
         body = body.encode("utf-8")
     headers = {"HTTP_IDEMPOTENCY_KEY": str(uuid.uuid4())} if keyed else {}
+    if who == "forged token":  # WSGI headers are latin-1: any byte may come
+        headers["HTTP_AUTHORIZATION"] = data.draw(FORGED_AUTHORIZATION)
     content_type = "application/x-www-form-urlencoded" if form and "token" in url else "application/json"
 
     response = world["clients"][who].generic("POST", url, body, content_type=content_type, **headers)

@@ -173,12 +173,12 @@ def test_an_import_with_a_surrogate_in_a_name_is_a_400_naming_it(ann, tally, url
 
 def test_an_error_while_rendering_the_answer_writes_nothing(ann, tally_match, monkeypatch):
     """The invariant: a 5xx answer has written nothing, even when the view's write succeeded."""
-    from api.renderers import JSONRenderer
+    from rest_framework.settings import api_settings
 
     def broken(self, data, *args, **kwargs):
         raise ValueError("cannot encode the answer")
 
-    monkeypatch.setattr(JSONRenderer, "render", broken)
+    monkeypatch.setattr(api_settings.DEFAULT_RENDERER_CLASSES[0], "render", broken)  # the JSON one
     client = APIClient(raise_request_exception=False)
     client.credentials(HTTP_AUTHORIZATION=ann._credentials["HTTP_AUTHORIZATION"])
     before = counts()

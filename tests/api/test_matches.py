@@ -132,6 +132,7 @@ def test_matches_filter_by_game_status_player_and_day(anon, tally, user, make_pl
     ("params", "code", "field"),
     [
         ({"status": "lost"}, "invalid_choice", "status"),
+        ({"game": "poker"}, "invalid_choice", "game"),
         ({"player": "ada"}, "invalid", "player"),
         ({"player": str(10**30)}, "max_value", "player"),
         ({"date": "yesterday"}, "invalid", "date"),
