@@ -3,7 +3,7 @@
 Domain errors map by class to a status; DRF's own errors (validation, parse, auth, 404,
 405, 406, 415, throttling) are flattened to the same shape: a validation error keeps every
 field's messages under ``errors``. URLs under /api/ that match no view get the same body
-from ``api_not_found`` (Django's ``handler404``), and a crash there a JSON 500.
+from ``api_unknown_url`` (the API's last URL pattern), and a crash there a JSON 500.
 """
 
 from __future__ import annotations
@@ -11,9 +11,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponsePermanentRedirect, JsonResponse
+from django.urls import resolve
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions as drf
 from rest_framework import status
 from rest_framework.response import Response
@@ -105,6 +108,21 @@ def api_not_found(request, exception=None):
             {"code": "not_found", "message": f"no endpoint at {request.path}", "field": ""}, status=404
         )
     return defaults.page_not_found(request, exception)
+
+
+@csrf_exempt  # as the API's views are: a POST to a wrong URL is a 404, not a CSRF failure
+def api_unknown_url(request):
+    """The view of every URL under /api/ that no other pattern matches: the API's 404, in
+    debug mode too (Django calls ``handler404`` only when debug is off).
+
+    A URL that is an API page but for its last slash (``/api/v1``) is redirected to it, as
+    ``CommonMiddleware`` (APPEND_SLASH) does with URLs that match no pattern at all.
+    """
+    if settings.APPEND_SLASH and not request.path_info.endswith("/"):
+        found = resolve(request.path_info + "/", getattr(request, "urlconf", None))
+        if found.func is not api_unknown_url:
+            return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
+    return api_not_found(request)
 
 
 def api_server_error(request):

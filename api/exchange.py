@@ -16,17 +16,17 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import serializers, status
 from rest_framework.generics import get_object_or_404
 from rest_framework.permissions import IsAuthenticated
-from rest_framework.renderers import BaseRenderer
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from scorekeeper.matches import exchange
 from scorekeeper.matches.models import Match
+from scorekeeper.rules.options import PRESETS
 
 from . import schema
 from .idempotency import idempotent
-from .renderers import JSONRenderer
 from .serializers import MatchDetailSerializer
 
 FORMAT = OpenApiParameter(
@@ -120,7 +120,7 @@ class MatchExportSerializer(serializers.Serializer):
     match = serializers.IntegerField(read_only=True, help_text="the match's id on the exporting site")
     version = serializers.IntegerField(read_only=True)
     game = serializers.CharField(max_length=32)
-    preset = serializers.ChoiceField(choices=["classic", "seed"], default="classic")
+    preset = serializers.ChoiceField(choices=PRESETS, default="classic")
     options = serializers.DictField(default=dict)
     title = serializers.CharField(default="", allow_blank=True, max_length=200)
     status = serializers.ChoiceField(choices=Match.Status.choices, required=False)

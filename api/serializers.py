@@ -13,11 +13,11 @@ from rest_framework import serializers
 from scorekeeper.matches.models import Hand, Match, Player, Seat
 from scorekeeper.matches.selectors import match_score_sheet, running_values
 from scorekeeper.rules import RULESETS
+from scorekeeper.rules.options import PRESETS
 
 #: Database ids are 64-bit; a larger number is a 400, not a database error.
 MAX_ID = 2**63 - 1
 MAX_VERSION = 2**31 - 1
-PRESETS = ["classic", "seed"]
 
 
 # -- errors ------------------------------------------------------------------------------
@@ -60,6 +60,12 @@ class EvaluationSerializer(serializers.Serializer):
     errors = ProblemSerializer(many=True)
     mismatches = MismatchSerializer(many=True)
     warnings = ProblemSerializer(many=True)
+
+
+@extend_schema_field(EvaluationSerializer)
+class EvaluationField(serializers.JSONField):
+    """A hand's stored evaluation, the engine's ``to_dict()``: already in ``EvaluationSerializer``'s
+    shape (its schema), so it is sent as it is rather than taken apart and put together again."""
 
 
 class HandSummarySerializer(serializers.Serializer):
@@ -210,7 +216,8 @@ class MatchCreateSerializer(serializers.Serializer):
         max_length=16,
         required=False,
         allow_null=True,
-        help_text="partnership games only: the team of each seat (piquet-voleur: [0, 1, 0, 1])",
+        help_text="partnership games only: the team of each seat, which the rules fix (the game's "
+        "`partnerships`; piquet-voleur: [0, 1, 0, 1]); may be left out",
     )
     title = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
@@ -317,7 +324,7 @@ class HandSerializer(serializers.ModelSerializer):
     running = serializers.SerializerMethodField(help_text="totals (cul: banks) after the hand")
     recorded_by = serializers.SerializerMethodField()
     supersedes = serializers.SerializerMethodField(help_text="the version this one replaced")
-    evaluation = EvaluationSerializer(read_only=True)
+    evaluation = EvaluationField(read_only=True)
 
     class Meta:
         model = Hand
@@ -348,36 +355,6 @@ class HandSerializer(serializers.ModelSerializer):
 
     def get_supersedes(self, hand) -> int | None:
         return hand.version - 1 if hand.supersedes_id else None
-
-
-_DATETIME = serializers.DateTimeField()
-
-
-def hand_data(hand: Hand) -> dict:
-    """``HandSerializer(hand).data`` as a plain dict, for a hand the services just wrote.
-
-    Recording a hand answers with it, and building a ModelSerializer's fields for every
-    recording cost more than the rules engine and the SQL together. The hand's
-    ``evaluation`` is the engine's ``to_dict()``, already in ``EvaluationSerializer``'s
-    shape. tests/api/test_hands.py checks that both give the same body.
-    """
-    return {
-        "number": hand.number,
-        "version": hand.version,
-        "status": str(hand.status),
-        "dealer": hand.dealer,
-        "record": hand.record,
-        "declared": hand.declared,
-        "computed": hand.computed,
-        "running": running_values(hand.state_after),
-        "state_after": hand.state_after,
-        "accepted_declared": hand.accepted_declared,
-        "reason": hand.reason,
-        "supersedes": hand.version - 1 if hand.supersedes_id else None,
-        "recorded_by": hand.recorded_by.get_username() if hand.recorded_by else None,
-        "recorded_at": _DATETIME.to_representation(hand.recorded_at),
-        "evaluation": hand.evaluation,
-    }
 
 
 class HandCreateSerializer(serializers.Serializer):

@@ -1,15 +1,11 @@
-"""The one URL module of the API: /api/v1/…, the OpenAPI schema and its Swagger UI."""
+"""The API's URLs, included under /api/ (scorekeeper/urls.py): v1, the OpenAPI schema, its UI."""
 
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from . import views
+from . import exceptions, views
 
 v1 = [
-    # Recording a hand first: Django tries the patterns in order, and this is the one every
-    # hand of every match comes through. No other pattern matches its paths, so the order
-    # changes nothing else (each path() matches its whole path).
-    path("matches/<int:pk>/hands", views.HandList.as_view(), name="hand-list"),
     path("", views.ApiRoot.as_view(), name="root"),
     path("auth/token", views.TokenCreate.as_view(), name="token"),
     path("auth/logout", views.TokenLogout.as_view(), name="logout"),
@@ -23,6 +19,7 @@ v1 = [
     path("matches/<int:pk>/scorers", views.MatchScorers.as_view(), name="match-scorers"),
     path("matches/<int:pk>/void", views.MatchVoid.as_view(), name="match-void"),
     path("matches/<int:pk>/reopen", views.MatchReopen.as_view(), name="match-reopen"),
+    path("matches/<int:pk>/hands", views.HandList.as_view(), name="hand-list"),
     path("matches/<int:pk>/hands/<int:number>", views.HandDetail.as_view(), name="hand-detail"),
     path("matches/<int:pk>/hands/<int:number>/history", views.HandHistory.as_view(), name="hand-history"),
     path(
@@ -33,10 +30,11 @@ v1 = [
     path("", include("api.urls_exchange")),  # export and import (api/exchange.py)
 ]
 
-#: The site's URLs under /api/, placed in its root URLconf as they are (scorekeeper/urls.py), not
-#: include()d under "api/": each level of include() is a resolver that every request goes through.
 urlpatterns = [
-    path("api/v1/", include((v1, "api"))),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("v1/", include((v1, "api"))),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    # Last: any other URL under /api/ is the API's JSON 404, in debug mode too (where Django
+    # would show its HTML page instead of calling handler404).
+    re_path(r"", exceptions.api_unknown_url),
 ]

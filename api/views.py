@@ -8,11 +8,11 @@ returned: ``api.exceptions.exception_handler`` renders them all in one shape.
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 
 from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.shortcuts import get_object_or_404
+from django.utils.http import parse_etags
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import exceptions as drf_exceptions
@@ -33,7 +33,6 @@ from . import schema, tokens
 from .idempotency import idempotent
 from .parsers import CappedFormParser, CappedMultiPartParser, StrictJSONParser
 from .serializers import (
-    MAX_VERSION,
     EvaluationSerializer,
     GameSerializer,
     HandCreateSerializer,
@@ -43,6 +42,7 @@ from .serializers import (
     MatchDetailSerializer,
     MatchFilterSerializer,
     MatchSerializer,
+    MatchStateSerializer,
     PlayerCreateSerializer,
     PlayerDetailSerializer,
     PlayerSerializer,
@@ -50,12 +50,8 @@ from .serializers import (
     ScorerAddSerializer,
     ScoreRequestSerializer,
     ScorersSerializer,
-    hand_data,
 )
 from .throttles import TokenAddressThrottle, TokenUsernameThrottle
-
-#: An If-Match value: the match version, optionally quoted or weak (``"3"``, ``W/"3"``).
-IF_MATCH = re.compile(r'\s*(?:W/)?"?([0-9]{1,10})"?\s*')
 
 
 def _valid(serializer_class, data, **kwargs) -> dict:
@@ -67,40 +63,10 @@ def _valid(serializer_class, data, **kwargs) -> dict:
     return serializer.validated_data
 
 
-def _hand_body(data) -> dict:
-    """``HandCreateSerializer``'s validated data for a recording or a correction.
-
-    The common body, ``{"record": <not null>, "version": <int in range>}`` with maybe
-    ``"accept_declared": <bool>``, is taken as it is: running the serializer on it cost more
-    than the rules engine did. Anything else (a reason, a string or float, null, a bad type)
-    goes through the serializer, so every 400 body is the serializer's.
-    """
-    if isinstance(data, dict) and data.get("record") is not None and data.keys() <= _PLAIN_HAND_KEYS:
-        version = data.get("version", 0)
-        accept = data.get("accept_declared", False)
-        if type(version) is int and 0 <= version <= MAX_VERSION and type(accept) is bool:
-            plain = {"record": data["record"], "accept_declared": accept, "reason": ""}
-            if "version" in data:
-                plain["version"] = version
-            return plain
-    return _valid(HandCreateSerializer, data)
-
-
-#: The keys of a body ``_hand_body`` reads without the serializer.
-_PLAIN_HAND_KEYS = frozenset({"record", "version", "accept_declared"})
-
-
 def _version(request, body_version: int | None, *, required: bool) -> int | None:
     """The version the client last saw, from the body or the If-Match header."""
     header = request.headers.get("If-Match")
-    header_version = None
-    if header is not None:
-        found = IF_MATCH.fullmatch(header)
-        if not found:
-            raise errors.Invalid(
-                'If-Match must be a match version such as "3"', field="If-Match", code="if_match_invalid"
-            )
-        header_version = int(found.group(1))
+    header_version = None if header is None else _if_match_version(header)
     if body_version is not None and header_version is not None and body_version != header_version:
         raise errors.Invalid(
             f"version {body_version} and If-Match {header_version} disagree",
@@ -116,6 +82,18 @@ def _version(request, body_version: int | None, *, required: bool) -> int | None
             code="version_required",
         )
     return version
+
+
+def _if_match_version(header: str) -> int:
+    """The match version an If-Match header names: one ETag (``"3"``, or weak ``W/"3"``)."""
+    # A bare number (``3``) is read as the ETag it stands for, as it always was.
+    etags = parse_etags(header if '"' in header else f'"{header.strip()}"')
+    version = etags[0].removeprefix("W/").strip('"') if len(etags) == 1 else ""
+    if not (version.isascii() and version.isdigit() and len(version) <= 10):
+        raise errors.Invalid(
+            'If-Match must be a match version such as "3"', field="If-Match", code="if_match_invalid"
+        )
+    return int(version)
 
 
 def _etag(match: Match) -> dict[str, str]:
@@ -267,13 +245,7 @@ class RulesScore(APIView):
         try:
             ruleset = ruleset_class.create(data["preset"], data["options"], data["seats"])
         except OptionsInvalid as exc:
-            problems = [p.to_dict() for p in exc.problems]
-            raise errors.OptionsRejected(
-                str(exc),
-                field=problems[0]["path"],
-                problems=problems,
-                errors=errors.rule_errors(problems, ""),
-            ) from None
+            raise errors.options_rejected(exc) from None
         evaluation = ruleset.evaluate(data["state"], data["hand"], accept_declared=data["accept_declared"])
         return Response(evaluation.to_dict())
 
@@ -437,19 +409,12 @@ class MatchReopen(_MatchStatusChange):
 
 # -- hands -----------------------------------------------------------------------------
 def _written(hand, *, reevaluated: list[int] | None = None) -> dict:
-    match = hand.match
+    """The body of ``HandWrittenSerializer``: the stored hand, the engine's result, the match."""
     body = {
-        "hand": hand_data(hand),
+        "hand": HandSerializer(hand).data,
         "evaluation": hand.evaluation,
-        "match": {
-            "id": match.pk,
-            "status": match.status,
-            "version": match.version,
-            "totals": selectors.running_values(match.state),
-            "state": match.state,
-            "result": match.result,
-        },
-        "version": match.version,
+        "match": MatchStateSerializer(hand.match).data,
+        "version": hand.match.version,
     }
     if reevaluated is not None:
         body["reevaluated"] = reevaluated
@@ -468,8 +433,6 @@ _HAND_WRITE = {
 
 class HandList(generics.GenericAPIView):
     serializer_class = HandSerializer
-    #: A token's look-up reads the match too (api/authentication.py): one round trip less.
-    read_ahead_match = "pk"
 
     @extend_schema(
         summary="The current hands of a match",
@@ -493,18 +456,17 @@ class HandList(generics.GenericAPIView):
     )
     @idempotent
     def post(self, request, pk: int):
-        data = _hand_body(request.data)
+        data = _valid(HandCreateSerializer, request.data)
         version = _version(request, data.get("version"), required=True)
         hand = services.hand_record(
-            match=getattr(request, "match_read", None) or pk,
+            match=pk,
             record=data["record"],
             by=request.user,
             version=version,
             accept_declared=data["accept_declared"],
             reason=data["reason"],
         )
-        # Hand n is at <this collection>/n (api/urls.py): cheaper than a reverse() on every hand.
-        location = request.build_absolute_uri(f"{request.path}/{hand.number}")
+        location = reverse("api:hand-detail", args=[pk, hand.number], request=request)
         return Response(
             _written(hand),
             status=status.HTTP_201_CREATED,
@@ -550,7 +512,7 @@ class HandCorrections(APIView):
     )
     @idempotent
     def post(self, request, pk: int, number: int):
-        data = _hand_body(request.data)
+        data = _valid(HandCreateSerializer, request.data)
         version = _version(request, data.get("version"), required=True)
         hand = services.hand_correct(
             match=pk,

@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorekeeper.rules import find_ruleset
-from scorekeeper.rules.piquet_cards import random_real_deal
+from tests.rules.deals import random_real_deal  # test code: the engine itself never deals
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "conformance"
 CARD_FIELDS = ("dealt", "hands", "trick_cards")

@@ -237,18 +237,18 @@ WHITENOISE_USE_FINDERS = DEBUG
 LOGIN_URL = "login"
 
 REST_FRAMEWORK = {
+    # The one place the API's sign-in is chosen: apps send a token, the pages use the session.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        # `Authorization: Token <key>`, knox's hashed tokens (api/tokens.py); the pages' session.
+        # `Authorization: Token <key>`: knox's hashed tokens (api/tokens.py).
         "api.tokens.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    # DRF's renderers (api/renderers.py: JSON by orjson) and its negotiation, remembered.
+    # JSON, and DRF's HTML pages for a browser (api/renderers.py: fixed for the list pages).
     "DEFAULT_RENDERER_CLASSES": [
-        "api.renderers.JSONRenderer",
+        "rest_framework.renderers.JSONRenderer",
         "api.renderers.BrowsableAPIRenderer",
     ],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.ContentNegotiation",
     # JSON only, strictly: a malformed body is a 400 (api/parsers.py); the token view takes forms too.
     "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
     # Throttles (api/throttles.py), counted in the cache. The token endpoint is limited per

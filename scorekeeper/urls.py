@@ -2,10 +2,8 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from api.urls import urlpatterns as api_urlpatterns
-
 urlpatterns = [
-    *api_urlpatterns,  # /api/…, first: scoring apps' requests are most of the traffic
+    path("api/", include("api.urls")),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the switcher on every page
     # Sign-in for the pages (scorers at the table); the API uses tokens.
@@ -18,6 +16,7 @@ urlpatterns = [
     path("", include("scorekeeper.matches.urls")),
 ]
 
-# The API answers unknown URLs and crashes in its JSON error shape; the pages keep Django's.
+# The API answers crashes in its JSON error shape (and unknown URLs, see api/urls.py); the
+# pages keep Django's.
 handler404 = "api.exceptions.api_not_found"
 handler500 = "api.exceptions.api_server_error"

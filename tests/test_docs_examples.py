@@ -176,7 +176,7 @@ _REPORTED = (
 
 
 def _engine_source() -> str:
-    return "\n".join(p.read_text(encoding="utf-8") for p in sorted(ENGINE.glob("*.py")))
+    return "\n".join(p.read_text(encoding="utf-8") for p in sorted(ENGINE.rglob("*.py")))
 
 
 def _documented_codes() -> set[str]:

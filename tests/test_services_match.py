@@ -80,13 +80,19 @@ def test_teams_are_only_for_partnership_games(tally, user, make_players):
         match_create(game="tally", players=make_players("A", "B"), by=user, teams=[0, 1])
 
 
-def test_piquet_voleur_seats_partners_opposite(user, make_players):
-    from scorekeeper.rules import find_ruleset
+def test_a_game_whose_rules_fix_partnerships_seats_its_teams_as_they_say(
+    tally, user, make_players, monkeypatch
+):
+    monkeypatch.setattr(tally, "partnerships", (1, 0, 1, 0))
 
-    try:
-        find_ruleset("piquet-voleur")
-    except ValueError:
-        pytest.skip("the piquet-voleur ruleset has not landed")
+    match = match_create(game="tally", players=make_players("A", "B", "C", "D"), by=user)
+    assert [s.team for s in match.seats.order_by("position")] == [1, 0, 1, 0]
+    with pytest.raises(errors.SeatsInvalid) as caught:
+        match_create(game="tally", players=make_players("E", "F", "G", "H"), by=user, teams=[0, 1, 0, 1])
+    assert caught.value.field == "teams"
+
+
+def test_piquet_voleur_seats_partners_opposite(user, make_players):
     match = match_create(game="piquet-voleur", players=make_players("A", "B", "C", "D"), by=user)
     assert [s.team for s in match.seats.order_by("position")] == [0, 1, 0, 1]
     with pytest.raises(errors.SeatsInvalid):
@@ -153,4 +159,3 @@ def test_a_recompute_supersedes_hands_the_engine_now_scores_differently(tally_ma
     current = Hand.objects.get(match=tally_match, status="valid")
     assert current.version == 2 and current.state_after["totals"] == [3, 1]
     assert Match.objects.get(pk=tally_match.pk).state["totals"] == [3, 1]
-

@@ -8,7 +8,10 @@ Interfaces map them by class (the API: ``api/exceptions.py``): ``Invalid`` → 4
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from scorekeeper.rules import OptionsInvalid
 
 
 class DomainError(Exception):
@@ -40,6 +43,15 @@ class OptionsRejected(Invalid):
     """Preset or option overrides refused by the engine; ``problems`` lists each one."""
 
     code = "options_invalid"
+
+
+def options_rejected(exc: OptionsInvalid) -> OptionsRejected:
+    """The engine's ``OptionsInvalid`` as the error every interface shows: ``field`` is the
+    first problem's path, ``problems`` the engine's own, ``errors`` each as an error item."""
+    problems = [p.to_dict() for p in exc.problems]
+    return OptionsRejected(
+        str(exc), field=problems[0]["path"], problems=problems, errors=rule_errors(problems, "")
+    )
 
 
 class SeatsInvalid(Invalid):

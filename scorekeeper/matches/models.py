@@ -13,6 +13,8 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from scorekeeper.rules.options import PRESETS
+
 
 class Player(models.Model):
     name = models.CharField(max_length=100)
@@ -71,7 +73,7 @@ class Match(models.Model):
         verbose_name_plural = "matches"
         constraints = [
             models.CheckConstraint(condition=~Q(game=""), name="match_game_not_empty"),
-            models.CheckConstraint(condition=Q(preset__in=["classic", "seed"]), name="match_preset_known"),
+            models.CheckConstraint(condition=Q(preset__in=list(PRESETS)), name="match_preset_known"),
             models.CheckConstraint(
                 condition=Q(status__in=["in_progress", "finished", "void"]), name="match_status_known"
             ),

@@ -3,9 +3,10 @@
 Each write runs in one transaction that first locks the match row (``select_for_update``),
 checks the caller is a scorer and, when the caller sends one, that its ``version`` is the
 match's current one; it then appends rows (hands, audit entries), refreshes the match's
-cached state/status/result and bumps ``version``. Recording a hand with a version, the
-hot path, is optimistic instead: it reads the match without a lock and writes only if the
-version is still the one it read (one statement on PostgreSQL); a lost race is the same 409.
+cached state/status/result and bumps ``version``. Recording a hand with a version is
+optimistic instead: it reads the match without a lock and writes only if the version is still
+the one it read; a lost race is the same 409. Every write of a match goes through ``_save``,
+an UPDATE conditional on the version read, on SQLite and PostgreSQL alike.
 ``by=None`` means the system (a task or a management command) and skips the scorer check.
 
 Corrections (decided here, see README "Corrections"): hand n gets a new version that
@@ -23,32 +24,23 @@ Nothing is rejected or deleted by the replay; the scorers see the flags and corr
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-import orjson
 from django.conf import settings
-from django.db import transaction
-from django.db.models import JSONField
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Exists, OuterRef, Subquery
 from django.utils import timezone
-from psycopg.types.json import Jsonb
 
-from scorekeeper.rawrows import RowReader, fetch_one
 from scorekeeper.rules import OptionsInvalid, UnknownGame, find_ruleset
 from scorekeeper.rules.fields import is_int
 
 from . import errors
 from .models import AuditEntry, Hand, IdempotencyKey, Match, Player, Seat
 
-#: Partnership games: the team of each seat position (spec 6: teams 0+2 against 1+3).
-PARTNERSHIPS = {"piquet-voleur": (0, 1, 0, 1)}
-#: The largest id of a row (ids are PostgreSQL bigints).
-MAX_ID = 2**63 - 1
 #: Where a record carries the players' claims (spec: ``declared``; cul: ``declared_banks``).
 DECLARED_KEYS = ("declared", "declared_banks")
 
@@ -90,11 +82,8 @@ def match_create(
     try:
         ruleset = ruleset_class.create(preset, options, len(seated))
     except OptionsInvalid as exc:
-        problems = [p.to_dict() for p in exc.problems]
-        raise errors.OptionsRejected(
-            str(exc), field=problems[0]["path"], problems=problems, errors=errors.rule_errors(problems, "")
-        ) from None
-    seat_teams = _teams(game, len(seated), teams)
+        raise errors.options_rejected(exc) from None
+    seat_teams = _teams(ruleset_class, len(seated), teams)
     with transaction.atomic():
         match = Match.objects.create(
             game=game,
@@ -193,7 +182,7 @@ def match_recompute(*, match: Match | int, by=None) -> dict[str, int]:
 # -- hands -----------------------------------------------------------------------------
 def hand_record(
     *,
-    match: Match | int | MatchRead,
+    match: Match | int,
     record: Any,
     by,
     version: int | None = None,
@@ -205,20 +194,15 @@ def hand_record(
     Errors → ``HandRejected`` (``hand_invalid``); mismatches → ``HandRejected``
     (``score_mismatch``) unless ``accept_declared`` with a reason: then stored ``disputed``
     with the declared values standing (spec 1.6). ``hand.match`` is the updated match.
-    ``match`` may be a ``MatchRead`` made for ``by`` in the same request: it stands for the read.
     """
     reason = (reason or "").strip()
-    # With a version, optimistic: read without a lock, then write on condition that the
-    # version is still the one read (``_store_recorded``). Whatever changes a match bumps its
-    # version, so a write landing in between makes this one a version conflict, as a lock
-    # would have, for two round trips (BEGIN, COMMIT) less. Without one (the system, an
-    # import) the match is locked, so that concurrent writes queue and number hands in turn.
-    with transaction.atomic() if version is None else contextlib.nullcontext():
-        if isinstance(match, MatchRead) and version is not None and match.user_pk == _user_pk(by):
-            match = match.match
-        else:
-            pk = match.match.pk if isinstance(match, MatchRead) else match
-            match = _read(pk, by=by) if version is not None else _lock(pk, by=by)
+    with transaction.atomic():
+        # With a version, optimistic: the match is read without a lock and ``_save`` writes it
+        # only if its version is still the one read. Whatever changes a match bumps its
+        # version, so a write landing in between makes this one a version conflict, as a lock
+        # would have. Without one (the system, an import) the match is locked, so that
+        # concurrent writes queue and number their hands in turn.
+        match = _read(match, by=by, lock=version is None)
         _require_scorer(match, by)
         _require_version(match, version)
         if match.status == Match.Status.VOID:
@@ -234,12 +218,11 @@ def hand_record(
             reason=reason,
             **_hand_fields(record, ev, game.seats),
         )
-        read_version = match.version
         match.hand_count += 1
         _refresh(match, last=hand)
-        if not _store_recorded(match, hand, by):
-            _require_version(_read(match.pk, by=by), read_version)
-            raise RuntimeError(f"match {match.pk} changed without a new version")  # every write bumps it
+        _save(match)  # first: a recording that lost the race writes nothing
+        hand.save(force_insert=True)
+        _audit(by, AuditEntry.Action.HAND_RECORD, match=match, hand=hand, payload=_hand_payload(hand))
     return hand
 
 
@@ -333,35 +316,16 @@ def idempotency_claim(
 def _insert_unless_taken(entry: IdempotencyKey) -> bool:
     """INSERT ``entry`` unless a unique index already holds its user and key; whether it did.
 
-    One ``INSERT … ON CONFLICT DO NOTHING`` (PostgreSQL, SQLite): the ORM's create() would
-    need a savepoint around it, two more round trips, because a unique violation aborts a
-    PostgreSQL transaction. A key held by a concurrent transaction makes it wait for that
-    transaction's end, then insert if it rolled back.
+    In a savepoint, because a unique violation aborts a PostgreSQL transaction: the caller's
+    goes on. A key held by a concurrent transaction makes the INSERT wait for that
+    transaction's end, then fail if it committed or go ahead if it rolled back.
     """
-    connection = transaction.get_connection()
-    sql, fields = _insert_unless_taken_sql()
-    values = [f.get_db_prep_save(f.pre_save(entry, add=True), connection) for f in fields]
-    row = fetch_one(connection.alias, sql, values)
-    if row is None:
+    try:
+        with transaction.atomic():
+            entry.save(force_insert=True)
+    except IntegrityError:
         return False
-    entry.pk = row[0]
-    entry._state.adding = False
-    entry._state.db = connection.alias
     return True
-
-
-@functools.cache
-def _insert_unless_taken_sql() -> tuple[str, list]:
-    fields = [f for f in IdempotencyKey._meta.concrete_fields if not f.primary_key]
-    sql = (
-        f'INSERT INTO "{IdempotencyKey._meta.db_table}" ({_column_list(fields)})'
-        f' VALUES ({", ".join(["%s"] * len(fields))}) ON CONFLICT DO NOTHING RETURNING "id"'
-    )
-    return sql, fields
-
-
-def _column_list(fields) -> str:
-    return ", ".join(f'"{f.column}"' for f in fields)
 
 
 def idempotency_cutoff():
@@ -401,7 +365,7 @@ def idempotency_store(
 
 # -- internals -------------------------------------------------------------------------
 def _lock(match: Match | int, *, by=None) -> Match:
-    """The match row, locked until the transaction ends, with ``seat_count`` and ``is_scorer``
+    """The match, locked until the transaction ends, with ``seat_count`` and ``is_scorer``
     (see ``_read``). What changes with each write lives on the locked row itself
     (``version``, ``hand_count``, ``state``), so a write that waited for the lock reads it as
     the previous one committed it.
@@ -412,71 +376,22 @@ def _lock(match: Match | int, *, by=None) -> Match:
 
 
 def _read(match: Match | int, *, by=None, lock: bool = False) -> Match:
-    """The match row read in one statement with its ``seat_count`` and whether ``by`` is a
-    scorer (``is_scorer``, see ``match_read_columns``); locked (``FOR UPDATE``) when ``lock``.
-
-    Hand-written SQL (read by ``scorekeeper.rawrows``) because this runs on every write and
-    the ORM spent longer compiling the same query (``select_for_update(of=("self",))
-    .annotate(seat_count=<count subquery>, is_scorer=Exists(...))``) than the database took
-    to run it; tests/test_services_lock.py checks the lock and both columns.
-    """
-    pk = match.pk if isinstance(match, Match) else match
-    # An id no bigint holds is no match (as the ORM's get() would say), not a database error.
-    row = None
-    if is_match_id(pk):
-        reader, sql = _read_query(lock)
-        using = Match.objects.db
-        row = fetch_one(using, sql, [_user_pk(by), pk])
-    if row is None:
-        raise errors.NotFound(f"no match {pk}", field="match", code="match_not_found")
-    return reader.read(row, using)
-
-
-def is_match_id(pk: Any) -> bool:
-    """Whether ``pk`` can be a match's id at all (ids are positive PostgreSQL bigints)."""
-    return 0 < int(pk) <= MAX_ID
-
-
-@dataclass(frozen=True)
-class MatchRead:
-    """A match as a write reads it for the user ``user_pk`` (``_read``, no lock), made ahead of
-    the write: the API's token look-up reads it in the same statement as the token's user
-    (api/authentication.py) and ``hand_record`` takes it for its own read. Safe however old,
-    because the write is conditional on the version read: a stale one is a version conflict.
-    """
-
-    match: Match
-    user_pk: int | None
-
-
-def match_read_columns(user: str) -> tuple[RowReader, str]:
-    """The select list of a match read, the match aliased ``m``: its columns, its seat count and
-    whether the user the SQL expression ``user`` names scores it; the reader reads them back.
+    """The match with its ``seat_count`` and whether ``by`` is one of its scorers
+    (``is_scorer``), in one query; locked (``FOR UPDATE``) when ``lock``.
 
     The subqueries lock nothing and read the statement's snapshot: right for the seats (fixed
     when the match is created) and the scorers (only ever added).
     """
-    reader = _match_reader()
-    columns = (
-        f"{reader.columns},"
-        f" (SELECT count(*) FROM {Seat._meta.db_table} s WHERE s.match_id = m.id),"
-        f" EXISTS (SELECT 1 FROM {Match.scorers.through._meta.db_table} x"
-        f"  WHERE x.match_id = m.id AND x.user_id = {user})"
-    )
-    return reader, columns
-
-
-@functools.cache
-def _match_reader() -> RowReader:
-    return RowReader(Match, "m", extra=[("seat_count", None), ("is_scorer", None)])
-
-
-@functools.cache
-def _read_query(lock: bool) -> tuple[RowReader, str]:
-    connection = transaction.get_connection()
-    reader, columns = match_read_columns("%s")
-    for_update = " FOR UPDATE OF m" if lock and connection.features.has_select_for_update_of else ""
-    return reader, f"SELECT {columns} FROM {Match._meta.db_table} m WHERE m.id = %s{for_update}"
+    pk = match.pk if isinstance(match, Match) else match
+    seats = Seat.objects.filter(match=OuterRef("pk")).order_by().values("match").annotate(n=Count("pk"))
+    scorer = Match.scorers.through.objects.filter(match=OuterRef("pk"), user_id=_user_pk(by))
+    matches = Match.objects.annotate(seat_count=Subquery(seats.values("n")), is_scorer=Exists(scorer))
+    if lock:
+        matches = matches.select_for_update(of=("self",))
+    try:
+        return matches.get(pk=pk)
+    except Match.DoesNotExist:
+        raise errors.NotFound(f"no match {pk}", field="match", code="match_not_found") from None
 
 
 def _user_pk(by) -> int | None:
@@ -548,16 +463,16 @@ def _players_in_order(players: Sequence[Player | int]) -> list[Player]:
     return seated
 
 
-def _teams(game: str, seats: int, teams: Sequence[int] | None) -> list[int | None]:
-    fixed = PARTNERSHIPS.get(game)
+def _teams(ruleset_class, seats: int, teams: Sequence[int] | None) -> list[int | None]:
+    """The team of each seat: the rules fix them (``partnerships``), or there are none."""
+    fixed = ruleset_class.partnerships
+    game = ruleset_class.key
     if fixed is None:
         if teams:
             raise errors.SeatsInvalid(f"{game} is not a partnership game: no teams", field="teams")
         return [None] * seats
     if teams is not None and list(teams) != list(fixed):
-        raise errors.SeatsInvalid(
-            f"{game} is played by fixed teams {list(fixed)} (seats 0+2 against 1+3)", field="teams"
-        )
+        raise errors.SeatsInvalid(f"{game} is played by fixed teams {list(fixed)}", field="teams")
     return list(fixed)
 
 
@@ -688,130 +603,28 @@ def _status_for(state: dict | None) -> str:
 
 
 def _save(match: Match) -> None:
-    match.version += 1
-    match.save(update_fields=["state", "result", "status", "version", "hand_count", "updated_at"])
+    """Write the match's derived columns and bump its version, on condition that the row is
+    still at the version ``match`` was read at: the one write path of every change to a match.
 
-
-def _store_recorded(match: Match, hand: Hand, by) -> bool:
-    """Write a recorded hand if the match is still at the version it was read at: UPDATE the
-    match (``_refresh`` and the count already applied to ``match``, version bumped here),
-    INSERT the hand and its ``hand_record`` audit entry. False, with nothing written, when
-    another write changed the match's version since it was read.
-
-    On PostgreSQL the three writes are one statement (``_store_recorded_sql``), atomic
-    without a transaction of its own: each ORM statement cost more Python than the database
-    spent running it, and BEGIN and COMMIT were two more round trips. Elsewhere (SQLite) the
-    ORM writes them one by one in a transaction. Both set the same columns to the same values.
+    Under a lock (``_lock``) the condition always holds. After an unlocked read (recording
+    with a version) a write that landed in between has moved the version on: nothing is
+    written and this is the usual 409, saying what is now current. (Under READ COMMITTED an
+    UPDATE that waited for a concurrent writer re-checks its WHERE against the committed row.)
     """
-    now = timezone.now()
-    hand.recorded_at = now
-    match.updated_at = now
     read_version = match.version
     match.version += 1
-    audit = AuditEntry(
-        actor=by, at=now, action=AuditEntry.Action.HAND_RECORD, match=match, payload=_hand_payload(hand)
+    match.updated_at = timezone.now()
+    written = Match.objects.filter(pk=match.pk, version=read_version).update(
+        **{name: getattr(match, name) for name in _MATCH_WRITTEN}
     )
-    connection = transaction.get_connection()
-    if connection.vendor != "postgresql":
-        with transaction.atomic():
-            changed = Match.objects.filter(pk=match.pk, version=read_version).update(
-                **{name: getattr(match, name) for name in _MATCH_WRITTEN}
-            )
-            if not changed:
-                match.version = read_version
-                return False
-            hand.save(force_insert=True)
-            audit.hand = hand
-            AuditEntry.objects.bulk_create([audit])
-        return True
-    sql, match_fields, hand_fields, audit_fields = _store_recorded_sql()
-    params = [
-        *_db_values(match, match_fields, connection),
-        match.pk,
-        read_version,
-        *_db_values(hand, hand_fields, connection),
-        *_db_values(audit, audit_fields, connection),
-    ]
-    row = fetch_one(connection.alias, sql, params)
-    if row is None:
+    if not written:
         match.version = read_version
-        return False
-    hand.pk = row[0]
-    hand._state.adding = False
-    hand._state.db = connection.alias
-    return True
+        _require_version(_read(match.pk), read_version)
+        raise RuntimeError(f"match {match.pk} changed without a new version")  # every write bumps it
 
 
-#: The match columns a write to its hands changes (``_refresh``, ``hand_count``, ``version``).
+#: The match columns a write changes (``_refresh``, ``hand_count``, ``version``, the time).
 _MATCH_WRITTEN = ("state", "result", "status", "version", "hand_count", "updated_at")
-
-
-@functools.cache
-def _store_recorded_sql() -> tuple[str, list, list, list]:
-    """The one PostgreSQL statement of ``_store_recorded`` and the fields of its parameters.
-
-    The UPDATE of the match is conditional on its version; the hand is inserted from its
-    RETURNING row and the audit entry from the hand's, so when the version moved on nothing
-    is written and the statement returns no row. (Under READ COMMITTED an UPDATE that waited
-    for a concurrent writer re-checks its WHERE against the committed row.) The inserted
-    values are SELECTed, not VALUES, hence their explicit casts; text rather than varchar(n),
-    whose cast would truncate where an assignment errs.
-    """
-    connection = transaction.get_connection()
-    match_fields = [Match._meta.get_field(name) for name in _MATCH_WRITTEN]
-    hand_fields = [f for f in Hand._meta.concrete_fields if not f.primary_key]
-    audit_fields = [f for f in AuditEntry._meta.concrete_fields if not f.primary_key and f.name != "hand"]
-
-    def values(fields):
-        types = (f.db_type(connection) for f in fields)
-        return ", ".join("%s::" + ("text" if kind.startswith("varchar") else kind) for kind in types)
-
-    sql = (
-        f'WITH match AS (UPDATE "{Match._meta.db_table}" SET '
-        + ", ".join(f'"{f.column}" = %s' for f in match_fields)
-        + ' WHERE "id" = %s AND "version" = %s RETURNING "id"),'
-        f' hand AS (INSERT INTO "{Hand._meta.db_table}" ({_column_list(hand_fields)})'
-        f' SELECT {values(hand_fields)} FROM match RETURNING "id"),'
-        f' audit AS (INSERT INTO "{AuditEntry._meta.db_table}" ({_column_list(audit_fields)}, "hand_id")'
-        f' SELECT {values(audit_fields)}, hand."id" FROM hand)'
-        ' SELECT "id" FROM hand'
-    )
-    return sql, match_fields, hand_fields, audit_fields
-
-
-def _db_values(instance, fields, connection) -> list[Any]:
-    """``field.get_db_prep_save(value)`` for each field, for the values a recording sets
-    (ints, strings, aware datetimes, None, JSON) on PostgreSQL: only JSON needs adapting for
-    the driver. The general method cost more than the database took to run the write;
-    tests/test_services_store.py checks both give the same."""
-    return [
-        Jsonb(value, dumps=_json_text_for(field.encoder))
-        if isinstance(field, JSONField) and value is not None
-        else value
-        for field in fields
-        for value in (getattr(instance, field.attname),)
-    ]
-
-
-#: Dates and dataclasses are not JSON to ``json.dumps``: orjson hands them back to it.
-_ORJSON_LIKE_JSON_DUMPS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
-
-
-@functools.cache
-def _json_text_for(encoder):
-    """How a JSONField with ``encoder`` writes a value as text for a jsonb column: with orjson,
-    several times quicker than Django's ``json.dumps`` on a hand's five documents. Whatever
-    orjson refuses (integers beyond 64 bits, keys that are not strings, dates) is left to
-    ``json.dumps`` with the field's encoder, as Django would. jsonb keeps the value, not the
-    text: the spacing and float spelling of the two encoders do not reach the database."""
-
-    def json_text(value: Any) -> bytes | str:
-        try:
-            return orjson.dumps(value, option=_ORJSON_LIKE_JSON_DUMPS)
-        except TypeError:
-            return json.dumps(value, cls=encoder)
-
-    return json_text
 
 
 def _hand_payload(hand: Hand) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from .result import Evaluation, Line, Mismatch, Problem
 from .ruleset import RULESETS, Ruleset, find_ruleset, register
 
 # Game modules register their rulesets on import.
-from . import piquet, piquet_partners, cul, bank, bastard  # noqa: F401  isort: skip
+from . import piquet, cul, bank, bastard  # noqa: F401  isort: skip
 
 __all__ = [
     "RULESETS",

@@ -36,8 +36,9 @@ def test_it_stores_a_valid_hand_and_answers_with_the_hand_the_result_and_the_new
     assert Match.objects.get(pk=tally_match.pk).state["totals"] == [3, 1]
 
 
-def test_the_version_may_come_in_the_if_match_header(ann, tally_match):
-    response = ann.post(url(tally_match), {"record": hand([2, 2])}, format="json", HTTP_IF_MATCH='"0"')
+@pytest.mark.parametrize("if_match", ['"0"', 'W/"0"', " \"0\" ", "0"], ids=["etag", "weak", "spaced", "bare"])
+def test_the_version_may_come_in_the_if_match_header(ann, tally_match, if_match):
+    response = ann.post(url(tally_match), {"record": hand([2, 2])}, format="json", HTTP_IF_MATCH=if_match)
 
     assert response.status_code == 201
     assert Hand.objects.filter(match=tally_match).count() == 1
@@ -49,6 +50,8 @@ def test_the_version_may_come_in_the_if_match_header(ann, tally_match):
         ({}, None, "version_required", "version"),
         ({}, "three", "if_match_invalid", "If-Match"),
         ({}, "*", "if_match_invalid", "If-Match"),
+        ({}, '"0", "1"', "if_match_invalid", "If-Match"),
+        ({}, '"-1"', "if_match_invalid", "If-Match"),
         ({"version": 0}, '"4"', "version_ambiguous", "version"),
         ({"version": -1}, None, "min_value", "version"),
         ({"version": 2**40}, None, "max_value", "version"),

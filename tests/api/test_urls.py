@@ -1,11 +1,11 @@
-"""Every API URL resolves to its own view, whatever the order its patterns are tried in."""
+"""Every API URL resolves to its own view; any other URL under /api/ is the API's 404."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
+from django.urls import URLPattern, URLResolver, resolve, reverse
 
 from api.urls import v1
 
@@ -31,11 +31,38 @@ def test_each_v1_url_resolves_back_to_its_own_name(pattern):
     assert path.startswith("/api/v1/")
 
 
-def test_the_recording_url_is_the_first_the_resolver_tries():
-    first = get_resolver().url_patterns[0]
-    assert str(first.pattern) == "api/v1/"
-    assert first.url_patterns[0].name == "hand-list"
-
-
 def test_the_schema_and_its_ui_keep_their_urls():
     assert (reverse("schema"), reverse("docs")) == ("/api/schema/", "/api/docs/")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("debug", [False, True], ids=["production", "debug"])
+def test_an_unknown_url_under_the_api_is_the_json_404_in_debug_mode_too(anon, settings, debug):
+    settings.DEBUG = debug
+
+    for response in (anon.get("/api/v1/nope"), anon.get("/api/nope/"), anon.post("/api/v1/nope", {})):
+        assert response.status_code == 404 and response["Content-Type"] == "application/json"
+        assert response.json() == {
+            "code": "not_found",
+            "message": f"no endpoint at {response.request['PATH_INFO']}",
+            "field": "",
+        }
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("debug", [False, True], ids=["production", "debug"])
+def test_an_api_page_asked_for_without_its_last_slash_is_redirected_to_it(anon, settings, debug):
+    settings.DEBUG = debug
+
+    for path in ("/api/v1", "/api/schema", "/api/docs"):
+        response = anon.get(path, {"format": "json"})
+        assert (response.status_code, response["Location"]) == (301, f"{path}/?format=json")
+
+
+@pytest.mark.django_db
+def test_a_page_outside_the_api_keeps_django_s_debug_page(anon, settings):
+    settings.DEBUG = True
+
+    response = anon.get("/no-such-page/")
+
+    assert response.status_code == 404 and "text/html" in response["Content-Type"]

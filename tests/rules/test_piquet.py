@@ -6,17 +6,18 @@ import pytest
 
 from scorekeeper.rules import HandRejected, OptionsInvalid, find_ruleset
 from scorekeeper.rules.fields import Fields
-from scorekeeper.rules.piquet import (
+from scorekeeper.rules.piquet.declarations import (
     NORMAND_DECLARATIONS,
     TWO_HAND_DECLARATIONS,
     VOLEUR_DECLARATIONS,
-    PlaySummary,
+    parse_declarations,
+)
+from scorekeeper.rules.piquet.play import PlaySummary, summary_winners
+from scorekeeper.rules.piquet.reckoning import (
     first_leader_of,
     normand_params,
-    parse_declarations,
     piquet_params,
     reckon,
-    summary_winners,
     voleur_params,
 )
 from scorekeeper.rules.result import Evaluation

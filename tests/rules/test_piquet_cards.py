@@ -10,23 +10,21 @@ import pytest
 from scorekeeper.rules import find_ruleset
 from scorekeeper.rules.cards import Card
 from scorekeeper.rules.errors import CardInvalid
-from scorekeeper.rules.piquet_cards import (
+from scorekeeper.rules.piquet.cards import (
     CARD_NAMES,
     RECORD_SCHEMA_PROPERTIES,
     best_point,
     best_run,
     best_set,
     check_card_level,
-    deal_cards,
     hand_mask,
     mask_cards,
     maximal_declarations,
     parse_card,
-    random_exchange,
-    random_play,
-    random_real_deal,
 )
 from scorekeeper.rules.result import Evaluation
+
+from .deals import deal_cards, random_exchange, random_play, random_real_deal
 
 # Hoffmann's full deal (conformance P11-cards): elder is seat 0, younger (the dealer) seat 1.
 ELDER_HAND = ["AD", "JD", "10D", "9D", "8D", "7D", "JC", "10C", "9C", "AS", "AH", "7H"]

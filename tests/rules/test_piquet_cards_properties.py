@@ -16,8 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import find_ruleset
-from scorekeeper.rules.errors import UnknownGame
-from scorekeeper.rules.piquet_cards import (
+from scorekeeper.rules.piquet.cards import (
     CARD_NAMES,
     best_point,
     best_run,
@@ -25,10 +24,10 @@ from scorekeeper.rules.piquet_cards import (
     check_card_level,
     hand_mask,
     maximal_declarations,
-    random_real_deal,
 )
 from scorekeeper.rules.result import Evaluation
 
+from .deals import random_real_deal
 from .json_strategies import arbitrary_json, json_scalars
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -192,12 +191,10 @@ def test_the_card_check_never_raises_on_mutated_records(rec, no_aces):
     json.dumps(ev.to_dict())
 
 
-# -- with the rulesets of piquet.py ----------------------------------------------------------------
+# -- with the two-hand rulesets ---------------------------------------------------------------------
 def _ruleset(key: str, **options):
-    try:
-        return find_ruleset(key).create("classic", options, 2)
-    except UnknownGame:  # pragma: no cover - only while piquet.py is being written
-        pytest.skip(f"the {key} ruleset is not registered yet")
+    """The ruleset of ``key``; a missing one raises UnknownGame and fails the test."""
+    return find_ruleset(key).create("classic", options, 2)
 
 
 TWO_HAND = ["piquet", "piquet-au-cent", "piquet-auction"]

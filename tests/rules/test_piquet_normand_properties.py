@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import find_ruleset
 
-from .piquet_partners_strategies import json_values, mutated, records
+from .partnerships_strategies import json_values, mutated, records
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 #: Whole matches: fewer examples, each plays up to 40 deals.

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import find_ruleset
-from scorekeeper.rules.piquet import PIP_RANGE, PIQUET_RANKS
+from scorekeeper.rules.piquet.declarations import PIP_RANGE, PIQUET_RANKS
 
 from .json_strategies import arbitrary_json, json_scalars
 

@@ -1,9 +1,9 @@
-"""Card level of the two-hand piquet variants (spec 2.6).
+"""Card-level checks of the two-hand piquet variants (spec 2.6).
 
 The optional record fields ``dealt``, ``hands`` and ``trick_cards`` let the engine check a
 hand against the cards actually held: carte blanche against the cards dealt, every
 declaration against the hands after the exchange (sinking allowed), every trick's
-legality and winner. ``piquet.py`` calls :func:`check_card_level` once the declarations
+legality and winner. :mod:`.two_hand` calls :func:`check_card_level` once the declarations
 passed structural validation; the function adds errors and warnings to the evaluation and
 returns the trick winners derived from the cards.
 
@@ -11,39 +11,45 @@ Cards are small ints here, ``suit * 8 + rank`` with ranks ``7 8 9 10 J Q K A`` =
 suits ``S H D C`` = 0…3, and a hand is a 32-bit mask, so every check is a few integer
 operations against tables built once at import.
 
-The module also deals real deals (shuffle, deal 12/12/8, a legal exchange, a legal play) and
-derives their :func:`maximal_declarations`: the property tests and the benchmark use them,
-and so can any tool that needs realistic records.
+:func:`maximal_declarations` gives the four categories as the cards give them when nobody
+sinks. Random real deals (shuffle, deal, exchange, play) are not production code: they live
+in ``tests/rules/deals.py``, for the property tests and the benchmark.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import Card, parse_rank
-from .errors import CardInvalid
-from .fields import is_int
-from .result import Evaluation
+from ..cards import SUITS, Card
+from ..errors import CardInvalid
+from ..fields import is_int
+from ..result import Evaluation
+from .declarations import PIQUET_RANKS as RANKS
+from .declarations import (
+    RANK_INDEX,
+    RANK_NAMES,
+    RANK_PIPS,
+    RANK_PLURALS,
+    SEQUENCE_NAMES,
+    SET_NAMES,
+    piquet_rank,
+)
 
-RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
-SUITS = ("S", "H", "D", "C")
+#: The optional card-level record fields (spec 2.6).
+CARD_LEVEL_FIELDS = ("dealt", "hands", "trick_cards")
 #: Card names in index order: ``CARD_NAMES[suit * 8 + rank]``.
 CARD_NAMES = tuple(rank + suit for suit in SUITS for rank in RANKS)
 HAND_SIZE = 12
 TRICKS = 12
 
-_PIPS = (7, 8, 9, 10, 10, 10, 10, 11)  # spec 2.1: the point's values
-_RANK_INDEX = {rank: i for i, rank in enumerate(RANKS)}
-_SUIT_MASKS = tuple(0xFF << (8 * s) for s in range(4))
+_PIPS = tuple(RANK_PIPS[rank] for rank in RANKS)  # spec 2.1: the point's values
+SUIT_MASKS = tuple(0xFF << (8 * s) for s in range(4))
 _RANK_MASKS = tuple(0x01010101 << r for r in range(8))
 _FACE_MASK = _RANK_MASKS[4] | _RANK_MASKS[5] | _RANK_MASKS[6]  # J, Q, K (spec 2.1)
 _SET_RANKS = (7, 6, 5, 4, 3)  # A K Q J 10, best first
 _SET_RANKS_NO_ACES = (6, 5, 4, 3)
 _CATEGORY_NAMES = {"point": "point", "sequences": "sequence", "sets": "set"}
-_SEQUENCE_NAMES = {3: "tierce", 4: "quart", 5: "quint", 6: "sixième", 7: "septième", 8: "huitième"}
-_SET_NAMES = {3: "trio", 4: "quatorze"}
 
 
 def _card_lookup() -> dict[str, int]:
@@ -342,29 +348,23 @@ def _point_text(key: int) -> str:
 
 def _run_text(key: int) -> str:
     length, top = divmod(key, 8)
-    return f"{_SEQUENCE_NAMES.get(length, f'run of {length}')} to the {_rank_word(top)}"
+    return f"{SEQUENCE_NAMES.get(length, f'run of {length}')} to the {_rank_word(top)}"
 
 
 def _set_text(key: int) -> str:
     count, rank = divmod(key, 8)
-    return f"{_SET_NAMES.get(count, f'{count} of a kind')} of {_rank_word(rank, plural=True)}"
+    return f"{SET_NAMES.get(count, f'{count} of a kind')} of {_rank_word(rank, plural=True)}"
 
 
 def _rank_word(rank: int, plural: bool = False) -> str:
-    word = ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")[rank]
-    return word + "s" if plural else word
+    """The name of the rank at index ``rank``, from the family's one table of rank names."""
+    return (RANK_PLURALS if plural else RANK_NAMES)[RANKS[rank]]
 
 
 def _rank(value: Any) -> int | None:
     """A declaration rank (lenient, spec 1.3) as an index 0…7, None if not a piquet rank."""
-    if isinstance(value, str):
-        index = _RANK_INDEX.get(value)
-        if index is not None:
-            return index
-    try:
-        return _RANK_INDEX.get(parse_rank(value))
-    except CardInvalid:
-        return None
+    index = RANK_INDEX.get(value) if isinstance(value, str) else None  # the usual spelling, fast
+    return index if index is not None else RANK_INDEX.get(piquet_rank(value))
 
 
 def _check_point(point: Any, hands: list[int], ev: Evaluation, names) -> None:
@@ -511,7 +511,7 @@ def _play_tricks(tricks, hands: list[int], elder: int, ev: Evaluation, names) ->
     leader = elder
     winners = []
     append = winners.append
-    suit_masks = _SUIT_MASKS
+    suit_masks = SUIT_MASKS
     for t, (lead, follow) in enumerate(tricks):
         follower = 1 - leader
         if not remaining[leader] >> lead & 1:
@@ -527,7 +527,7 @@ def _play_tricks(tricks, hands: list[int], elder: int, ev: Evaluation, names) ->
                 t,
                 1,
                 f"{names[follower]} plays {CARD_NAMES[follow]} to {CARD_NAMES[lead]} but holds "
-                f"{', '.join(mask_cards(remaining[follower] & _SUIT_MASKS[suit]))}: he must follow suit",
+                f"{', '.join(mask_cards(remaining[follower] & SUIT_MASKS[suit]))}: he must follow suit",
             )
         remaining[leader] ^= 1 << lead
         remaining[follower] ^= 1 << follow
@@ -631,73 +631,6 @@ def maximal_from_masks(dealt: list[int] | None, hands: list[int], sets_exclude_a
         sets = {"scorer": scorer, "sets": [{"rank": RANKS[r], "count": count} for count, r in listed]}
 
     return {"carte_blanche": blanche, "point": point, "sequences": sequences, "sets": sets}
-
-
-# -- real deals ----------------------------------------------------------------------------
-def deal_cards(rng: random.Random) -> tuple[list[list[str]], list[str]]:
-    """Shuffle the 32 cards and deal 12 to each seat and 8 to the talon (spec 3)."""
-    pack = list(CARD_NAMES)
-    rng.shuffle(pack)
-    return [pack[:12], pack[12:24]], pack[24:]
-
-
-def random_exchange(
-    rng: random.Random, dealt: list[list[str]], talon: list[str], *, elder: int
-) -> list[list[str]]:
-    """A legal exchange (spec 3): elder discards 1–5 cards and takes as many from the top of the
-    talon; younger then discards up to the rest and takes them. Returns the hands."""
-    hands = [list(cards) for cards in dealt]
-    younger = 1 - elder
-    taken = rng.randint(1, 5)
-    _exchange(rng, hands[elder], talon[:taken], taken)
-    rest = talon[taken:]
-    count = rng.randint(0, len(rest))
-    _exchange(rng, hands[younger], rest[:count], count)
-    return hands
-
-
-def _exchange(rng: random.Random, hand: list[str], drawn: list[str], count: int) -> None:
-    for index in sorted(rng.sample(range(len(hand)), count), reverse=True):
-        del hand[index]
-    hand.extend(drawn)
-
-
-def random_play(
-    rng: random.Random, hands: list[list[str]], *, elder: int
-) -> tuple[list[list[str]], list[int]]:
-    """A legal play of all 12 tricks: the leader plays any card, the follower a random card of
-    the suit led when he has one. Returns the trick cards and the winners."""
-    remaining = [hand_mask(cards) for cards in hands]
-    leader, trick_cards, winners = elder, [], []
-    for _ in range(TRICKS):
-        follower = 1 - leader
-        lead = rng.choice(_indices(remaining[leader]))
-        suited = remaining[follower] & _SUIT_MASKS[lead >> 3]
-        follow = rng.choice(_indices(suited or remaining[follower]))
-        remaining[leader] ^= 1 << lead
-        remaining[follower] ^= 1 << follow
-        trick_cards.append([CARD_NAMES[lead], CARD_NAMES[follow]])
-        if follow >> 3 == lead >> 3 and follow > lead:
-            leader = follower
-        winners.append(leader)
-    return trick_cards, winners
-
-
-def _indices(mask: int) -> list[int]:
-    return [i for i in range(32) if mask >> i & 1]
-
-
-def random_real_deal(rng: random.Random, *, dealer: int, sets_exclude_aces: bool = False) -> dict[str, Any]:
-    """A two-hand record of a real deal with its maximal declarations, its cards and both play
-    forms (``trick_cards`` and the derived ``tricks``); ``declared`` is left to the caller."""
-    elder = 1 - dealer
-    dealt, talon = deal_cards(rng)
-    hands = random_exchange(rng, dealt, talon, elder=elder)
-    trick_cards, winners = random_play(rng, hands, elder=elder)
-    record: dict[str, Any] = {"dealer": dealer}
-    record.update(maximal_declarations(dealt, hands, sets_exclude_aces=sets_exclude_aces, elder=elder))
-    record.update({"dealt": dealt, "hands": hands, "trick_cards": trick_cards, "tricks": winners})
-    return record
 
 
 #: JSON Schema (draft 2020-12) of the card-level fields, for the rulesets' ``record_schema``.

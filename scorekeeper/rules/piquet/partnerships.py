@@ -1,7 +1,9 @@
-"""The multi-player piquet variants: ``piquet-voleur`` (spec 6) and ``piquet-normand`` (spec 7).
+"""The partnership and three-hand piquet rulesets: ``piquet-voleur`` (spec 6) and
+``piquet-normand`` (spec 7).
 
-Both read the declarations and the trick winners with the shared helpers of :mod:`.piquet` and
-score a deal with its reckoning-order engine (spec 2.4) under the target stop (spec 2.5). What
+Both read the declarations with :mod:`.declarations` and the trick winners with :mod:`.play`,
+and score a deal with the reckoning-order engine of :mod:`.reckoning` (spec 2.4) under the
+target stop (spec 2.5). What
 lives here is what differs from two-hand piquet: partnerships (voleur: a team scores as one
 side, every seat reports the team's score), the two phases of normand (three hands until the
 first player is out, then ordinary two-hand piquet between the other two), the states, match
@@ -13,37 +15,35 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .fields import MISSING, Fields, is_int, join
-from .options import GameOptions, option
-from .piquet import (
+from ..fields import MISSING, Fields, is_int, join
+from ..options import GameOptions, option
+from ..result import Evaluation
+from ..ruleset import Ruleset, register
+from .declarations import (
     NORMAND_DECLARATIONS,
     TWO_HAND_DECLARATIONS,
     VOLEUR_DECLARATIONS,
     DeclarationRules,
     Declarations,
+    declaration_schema,
+    parse_declarations,
+    sets_exclude_aces_option,
+)
+from .play import parse_tricks, reject_fields, report_short_play
+from .reckoning import (
+    VOLEUR_TEAMS,
     Reckoning,
     ReckoningParams,
-    advance_state,
     apply_lines,
-    declaration_schema,
     explain_mismatch,
     first_leader_of,
-    initial_piquet_state,
     normand_params,
     normand_two_hand_params,
-    parse_declarations,
-    parse_tricks,
-    piquet_state_problems,
     reckon,
-    reject_fields,
-    report_short_play,
-    sets_exclude_aces_option,
     target_option,
     voleur_params,
-    warn_dealer_rotation,
 )
-from .result import Evaluation
-from .ruleset import Ruleset, register
+from .state import advance_state, initial_piquet_state, piquet_state_problems, warn_dealer_rotation
 
 #: 12 face cards in the 32-card pack leave 20 others: two hands of 8 or 10 without a face card at
 #: most, so a third carte blanche holder cannot exist (voleur and three-hand normand).
@@ -201,9 +201,16 @@ def _read_declared(record: dict, f: Fields, finished: frozenset[int]) -> list[in
 
 
 def record_mismatches(
-    ev: Evaluation, reckoning: Reckoning, declared: list[int], scores: list[int], *, teams: bool = False
+    ev: Evaluation,
+    reckoning: Reckoning,
+    declared: list[int],
+    scores: list[int],
+    *,
+    teams: tuple[tuple[int, ...], ...] | None = None,
 ) -> None:
-    """Spec 1.4 step 4: every seat is checked on its own (in voleur also each partner)."""
+    """Spec 1.4 step 4: every seat is checked on its own (in voleur also each partner).
+
+    ``teams`` are the seats of each team (voleur's :data:`TEAM_SEATS`), None without partners."""
     for seat, (claim, computed) in enumerate(zip(declared, scores, strict=True)):
         if claim == computed:
             continue
@@ -211,11 +218,9 @@ def record_mismatches(
         generic = f"the rules give {computed}:"
         if teams and explanation.startswith(generic):
             # The listed items are the team's, earned by either partner: say so.
-            partner = (seat + 2) % 4
-            explanation = (
-                f"the rules give seats {min(seat, partner)} and {max(seat, partner)} {computed}:"
-                + explanation[len(generic):]
-            )
+            first, second = next(team for team in teams if seat in team)
+            rest = explanation[len(generic):]
+            explanation = f"the rules give seats {first} and {second} {computed}:{rest}"
         ev.mismatch(seat, claim, computed, explanation)
 
 
@@ -244,12 +249,22 @@ def _score_deal(
 
 # -- piquet-voleur (spec 6) ---------------------------------------------------------------------------
 
-TEAMS = (0, 1)
+#: The seats of each team, from the one definition of the teams: ``((0, 2), (1, 3))`` (spec 6).
+TEAM_SEATS = tuple(
+    tuple(seat for seat, team in enumerate(VOLEUR_TEAMS) if team == side)
+    for side in sorted(set(VOLEUR_TEAMS))
+)
+_TEAMS_TEXT = ", ".join(f"seats {a} and {b}" for a, b in TEAM_SEATS)
 
 
-def team_of(seat: int) -> int:
-    """Teams are 0 + 2 against 1 + 3 (spec 6)."""
-    return seat % 2
+def team_totals(totals: list[int]) -> list[int]:
+    """Each team's total, read at its first seat (partners' totals are equal, spec 6)."""
+    return [totals[seats[0]] for seats in TEAM_SEATS]
+
+
+def partners_differ(values: list[int]) -> bool:
+    """Whether two partners hold different values (totals or claims)."""
+    return any(values[a] != values[b] for a, b in TEAM_SEATS)
 
 
 @register
@@ -258,7 +273,7 @@ class PiquetVoleur(Ruleset):
     title = "Piquet voleur (four-hand partnership piquet)"
     seat_counts = (4,)
     Options = VoleurOptions
-    partnerships = tuple(team_of(seat) for seat in range(4))
+    partnerships = VOLEUR_TEAMS
     record_schema: ClassVar[dict[str, Any]] = _record_schema(
         "piquet-voleur hand record", 4, blanche_list="8-card hands", min_point=2, tricks=8
     )
@@ -271,8 +286,8 @@ class PiquetVoleur(Ruleset):
         if problems:
             return problems
         totals = state["totals"]
-        if totals[0] != totals[2] or totals[1] != totals[3]:
-            problems.append("partners' totals must be equal (seats 0 and 2, seats 1 and 3)")
+        if partners_differ(totals):
+            problems.append(f"partners' totals must be equal ({_TEAMS_TEXT})")
         elif not state["over"] and max(totals) >= self.options.target:
             problems.append(f"a team has reached {self.options.target} but the match is not over")
         return problems
@@ -284,35 +299,36 @@ class PiquetVoleur(Ruleset):
         if read is None:
             return
         params = voleur_params(opts.capot_additive, opts.first_leader)
-        before = [state["totals"][team] for team in TEAMS]
+        before = team_totals(state["totals"])
         reckoning = _score_deal(ev, params, read, first_leader_of(params, read.dealer), before, opts.target)
         if reckoning is None:
             return
         scores = reckoning.scores()
         ev.scores = scores
         apply_lines(ev, reckoning)
-        record_mismatches(ev, reckoning, read.declared, scores, teams=True)
+        record_mismatches(ev, reckoning, read.declared, scores, teams=TEAM_SEATS)
         warn_dealer_rotation(ev, state, read.dealer)
 
         if accept_declared and ev.mismatches:
             declared = read.declared
-            if declared[0] != declared[2] or declared[1] != declared[3]:
+            if partners_differ(declared):
                 # A disputed deal stands on its claims; partners claiming different team scores
                 # would break the equal-totals invariant, so such a claim cannot be accepted.
+                claims = ", ".join(
+                    f"seats {a} and {b} claim {declared[a]} and {declared[b]}" for a, b in TEAM_SEATS
+                )
                 ev.error(
                     "declared_partners_differ",
                     "declared",
-                    "partners must claim the same score for a disputed deal to stand: "
-                    f"seats 0 and 2 claim {declared[0]} and {declared[2]}, "
-                    f"seats 1 and 3 claim {declared[1]} and {declared[3]}",
+                    f"partners must claim the same score for a disputed deal to stand: {claims}",
                 )
                 return
             after = advance_state(state, read.dealer, declared)
-            team_totals = [after["totals"][team] for team in TEAMS]
+            by_team = team_totals(after["totals"])
             # Spec 1.6: the order of events inside the deal is unknown; any total at or above the
             # target ends the match and the highest total wins.
-            over = max(team_totals) >= opts.target
-            winner = None if team_totals[0] == team_totals[1] else team_totals.index(max(team_totals))
+            over = max(by_team) >= opts.target
+            winner = None if by_team[0] == by_team[1] else by_team.index(max(by_team))
         else:
             after = advance_state(state, read.dealer, scores)
             over = reckoning.stop_side is not None
@@ -334,11 +350,11 @@ def voleur_result(totals: list[int], winning_team: int | None) -> dict[str, Any]
                 "settlement": [0] * 4}
     won = totals[winning_team] - totals[1 - winning_team]
     return {
-        "placements": [1 if team_of(seat) == winning_team else 2 for seat in range(4)],
+        "placements": [1 if team == winning_team else 2 for team in VOLEUR_TEAMS],
         "totals": list(totals),
         "winning_team": winning_team,
         "points_won": won,
-        "settlement": [won if team_of(seat) == winning_team else -won for seat in range(4)],
+        "settlement": [won if team == winning_team else -won for team in VOLEUR_TEAMS],
     }
 
 

@@ -1,0 +1,51 @@
+"""The match state of the piquet family (spec 2.7): deals played, totals per seat, the last
+dealer and whether the match is over; its checks and its advance by one deal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..fields import is_int
+from ..result import Evaluation
+from ..ruleset import state_key_problems
+
+
+def initial_piquet_state(seats: int) -> dict[str, Any]:
+    return {"deals_played": 0, "totals": [0] * seats, "last_dealer": None, "over": False}
+
+
+def piquet_state_problems(state: dict, seats: int, extra: tuple[str, ...] = ()) -> list[str]:
+    """Why ``state`` is not a piquet-family state (spec 2.7); ``extra`` keys are the caller's."""
+    keys = ("deals_played", "totals", "last_dealer", "over", *extra)
+    problems = state_key_problems(state, keys, closed=True)
+    if problems:
+        return problems
+    deals = state["deals_played"]
+    if not is_int(deals) or deals < 0:
+        problems.append("deals_played must be an integer ≥ 0")
+    totals = state["totals"]
+    if not isinstance(totals, list) or len(totals) != seats or not all(is_int(t) for t in totals):
+        problems.append(f"totals must be a list of {seats} integers")
+    last = state["last_dealer"]
+    if last is not None and not (is_int(last) and 0 <= last < seats):
+        problems.append(f"last_dealer must be a seat 0…{seats - 1} or null")
+    if not isinstance(state["over"], bool):
+        problems.append("over must be true or false")
+    return problems
+
+
+def advance_state(state: dict, dealer: int, scores: list[int], over: bool = False) -> dict[str, Any]:
+    """The state after a deal: deals + 1, totals += scores, last dealer (spec 2.7)."""
+    after = dict(state)
+    after["deals_played"] = state["deals_played"] + 1
+    after["totals"] = [t + s for t, s in zip(state["totals"], scores, strict=True)]
+    after["last_dealer"] = dealer
+    after["over"] = over
+    return after
+
+
+def warn_dealer_rotation(ev: Evaluation, state: dict, dealer: int) -> None:
+    if state.get("last_dealer") is not None and state["last_dealer"] == dealer:
+        ev.warn("dealer_rotation", "dealer", f"seat {dealer} also dealt the previous deal")
+
