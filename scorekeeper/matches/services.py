@@ -566,8 +566,12 @@ def _replay(match: Match, game, state, hands: list[Hand], by, *, cause: str) -> 
         ev = game.evaluate(state, hand.record, accept_declared=True)
         fields = _hand_fields(hand.record, ev, game.seats)
         if any(getattr(hand, name) != value for name, value in fields.items()):
-            hand = _supersede(hand, by=by, reason=cause, **fields)
-            _audit(by, AuditEntry.Action.HAND_REEVALUATE, match=match, hand=hand, payload=_hand_payload(hand))
+            # The players' reason stays the hand's (the export carries it); why it got a new
+            # version is the re-evaluation's own audit entry. A hand they gave no reason for
+            # takes the cause as its reason, so that its history says why.
+            hand = _supersede(hand, by=by, reason=hand.reason or cause, **fields)
+            payload = {**_hand_payload(hand), "cause": cause}
+            _audit(by, AuditEntry.Action.HAND_REEVALUATE, match=match, hand=hand, payload=payload)
             changed.append(hand.number)
         if hand.state_after is not None:
             state = hand.state_after

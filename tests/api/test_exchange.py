@@ -190,9 +190,8 @@ def test_a_round_trip_keeps_disputed_and_corrected_hands(scorer, tally, user, ma
     after = export(scorer, response.json()["id"]).json()
     assert same_hands(after) == same_hands(before)
     assert [h["status"] for h in after["hands"]] == ["valid", "valid", "disputed"]
-    # The replay after the correction gave hand 3 a new version; its reason says why.
-    cause = "re-evaluated after the correction of hand 1"
-    assert after["hands"][2]["reason"] == before["hands"][2]["reason"] == cause
+    # The replay after the correction gave hand 3 a new version; it keeps the players' reason.
+    assert after["hands"][2]["reason"] == before["hands"][2]["reason"] == "table vote"
     assert after["totals"] == before["totals"] == [7, 7]
 
 
