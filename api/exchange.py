@@ -27,7 +27,7 @@ from scorekeeper.rules.options import PRESETS
 
 from . import schema
 from .idempotency import idempotent
-from .serializers import MatchDetailSerializer
+from .serializers import MAX_ID, MatchDetailSerializer
 
 FORMAT = OpenApiParameter(
     "format",
@@ -73,7 +73,10 @@ class ExportPlayerSerializer(serializers.Serializer):
     )
     team = serializers.IntegerField(required=False, allow_null=True, min_value=0)
     id = serializers.IntegerField(
-        read_only=True, help_text="information: the player's id on the exporting site"
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="the player's id on the exporting site: an import on that same site (`site`) binds by it",
     )
 
     def validate(self, attrs):
@@ -116,6 +119,12 @@ class MatchExportSerializer(serializers.Serializer):
 
     format = serializers.CharField(help_text=f"always {exchange.FORMAT!r}")
     format_version = serializers.IntegerField(help_text=f"{exchange.FORMAT_VERSION} for this site")
+    site = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=200,
+        help_text="the exporting site (SCOREKEEPER_SITE): an import there binds players by `id`",
+    )
     exported_at = serializers.DateTimeField(read_only=True)
     match = serializers.IntegerField(read_only=True, help_text="the match's id on the exporting site")
     version = serializers.IntegerField(read_only=True)

@@ -7,6 +7,7 @@ DJANGO_DEBUG=0 (the Procfile does), a DJANGO_SECRET_KEY, DATABASE_URL and REDIS_
 
 from __future__ import annotations
 
+import hashlib
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -266,6 +267,13 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
 }
+# The name this site gives itself in its exports (README "Export and import"): importing a
+# file that names this site binds its players by id. By default a digest of the secret key,
+# so one per installation (with the fixed development key, every `./run` shares one).
+SCOREKEEPER_SITE = env_str("SCOREKEEPER_SITE") or "site-" + hashlib.sha256(
+    f"scorekeeper export site {SECRET_KEY}".encode()
+).hexdigest()[:16]
+
 # Caps on request bodies (api/parsers.py): every API body, a hand's, a correction's, a dry
 # run's, is at most API_MAX_BODY bytes (a real hand record is under 2 KB); an import document
 # of up to 1000 hands (scorekeeper/matches/exchange.MAX_HANDS) gets API_IMPORT_MAX_BODY.
