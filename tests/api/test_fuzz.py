@@ -30,6 +30,7 @@ MAX_EXAMPLES = int(os.environ.get("FUZZ_MAX_EXAMPLES", "200"))
 #: Every POST of the API; {match} is a match ann scores (with hand 1), {game} a game key.
 ENDPOINTS = [
     "/api/v1/auth/token",
+    "/api/v1/auth/logout",
     "/api/v1/rules/{game}/score",
     "/api/v1/players",
     "/api/v1/matches",
@@ -82,6 +83,7 @@ def good_body(endpoint: str, draw) -> dict:
         record["declared"] = [draw(st.integers(-5, 12)), draw(st.integers(-5, 12))]
     return {
         "token": {"username": "ann", "password": "wrong"},
+        "logout": {},
         "score": {"seats": 2, "hand": record, "accept_declared": draw(st.booleans())},
         "players": {"name": draw(st.text(min_size=1, max_size=12))},
         "matches": {"game": "tally", "players": "{players}"},
@@ -142,7 +144,7 @@ def invariants_hold() -> None:
 
 
 @pytest.fixture
-def world(ann, anon, tally_match, user, settings):
+def world(client_for, anon, tally_match, user, settings):
     from scorekeeper.matches.services import hand_record
 
     settings.REST_FRAMEWORK = {
@@ -151,7 +153,8 @@ def world(ann, anon, tally_match, user, settings):
     }
     hand_record(match=tally_match, record=hand([1, 1]), by=user)
     players = json.dumps(list(tally_match.seats.order_by("position").values_list("player", flat=True)))
-    clients = {"anonymous": anon, "signed in": ann, "forged token": anon}
+    # Signed in: a token (a device) per request, as one may have been signed out by the last.
+    clients = {"anonymous": lambda: anon, "signed in": lambda: client_for(user), "forged token": lambda: anon}
     return {"clients": clients, "match": tally_match, "players": players}
 
 
@@ -185,7 +188,7 @@ def test_no_post_answers_5xx_and_the_database_stays_consistent(world, data, endp
         headers["HTTP_AUTHORIZATION"] = data.draw(FORGED_AUTHORIZATION)
     content_type = "application/x-www-form-urlencoded" if form and "token" in url else "application/json"
 
-    response = world["clients"][who].generic("POST", url, body, content_type=content_type, **headers)
+    response = world["clients"][who]().generic("POST", url, body, content_type=content_type, **headers)
 
     event(f"{response.status_code} {endpoint.split('/')[-1]}")  # --hypothesis-show-statistics
     assert response.status_code < 500, (url, who, body[:300], response.content[:500])
