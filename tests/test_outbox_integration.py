@@ -21,13 +21,14 @@ from scorekeeper.matches.models import AuditEntry
 from scorekeeper.outbox.models import OutboxMessage
 from scorekeeper.outbox.services import outbox_enqueue, outbox_sweep
 from tests.conftest import require_services
-from tests.integration import RedisServer, WorkerProcess, celery_app_on
+from tests.integration import RedisServer, WorkerProcess, celery_app_on, wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
 def redis(tmp_path):
+    """A Redis of the test's own, which it may stop and start, and this process's Celery on it."""
     require_services(redis=False, why="a celery worker process")
     server = RedisServer(tmp_path)
     server.start()
@@ -53,13 +54,13 @@ def workers(tmp_path, redis):
         worker.stop()
 
 
-def wait_for(condition, timeout: float, what: str, *logs: WorkerProcess):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.25)
-    pytest.fail(f"{what} after {timeout} s\n" + "\n".join(w.log() for w in logs))
+def wait_for(condition, timeout: float, what: str, *workers: WorkerProcess):
+    return wait_until(
+        condition,
+        timeout=timeout,
+        interval=0.25,
+        what=lambda: f"{what}\n" + "\n".join(w.log() for w in workers),
+    )
 
 
 def test_a_recompute_queued_while_redis_is_down_runs_once_it_is_back(
