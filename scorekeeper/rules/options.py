@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Self
 
 from .errors import OptionsInvalid
 from .fields import INT_MAX, describe, is_int, printable_key
+from .messages import Message
 from .result import Problem
 
 PRESETS = ("classic", "seed")
@@ -93,27 +94,28 @@ class GameOptions:
         if preset is None:
             preset = "classic"
         if preset not in PRESETS:
-            problems.append(
-                Problem("preset_invalid", "preset", f"preset must be classic or seed, not {describe(preset)}")
-            )
+            params = {"value": describe(preset)}
+            problems.append(Problem("preset_invalid", "preset", "option.preset_invalid", params))
             raise OptionsInvalid(problems)
         if overrides is None:
             overrides = {}
         if not isinstance(overrides, dict):
-            raise OptionsInvalid([Problem("field_invalid", "options", "options must be an object")])
+            raise OptionsInvalid([Problem("field_invalid", "options", "option.not_an_object")])
         fields = {f.name: f for f in dataclasses.fields(cls)}
         values = {name: f.metadata[preset] for name, f in fields.items()}
         for name, value in overrides.items():
             f = fields.get(name)
             if f is None:
                 shown = printable_key(name) if isinstance(name, str) else repr(name)
-                path = f"options.{shown}"
-                problems.append(Problem("option_unknown", path, f"{shown} is not an option of this game"))
+                problems.append(
+                    Problem("option_unknown", f"options.{shown}", "option.unknown", {"name": shown})
+                )
                 continue
             path = f"options.{name}"
             message = _check_value(f.metadata, value)
             if message:
-                problems.append(Problem("option_invalid", path, f"{name} {message}"))
+                params = {"name": name, **message.params}
+                problems.append(Problem("option_invalid", path, message.code, params))
                 continue
             values[name] = value
         if problems:
@@ -124,22 +126,23 @@ class GameOptions:
         return dataclasses.asdict(self)
 
 
-def _check_value(meta: dict, value: Any) -> str | None:
-    """Why ``value`` is not acceptable for the option described by ``meta``, or None."""
+def _check_value(meta: dict, value: Any) -> Message | None:
+    """Why ``value`` is not acceptable for the option described by ``meta`` (its message
+    without the option's ``name``), or None."""
     kind = _kind(meta, meta["classic"])
     if kind == "bool":
-        return None if isinstance(value, bool) else f"must be true or false, not {describe(value)}"
+        return None if isinstance(value, bool) else Message("option.not_boolean", {"value": describe(value)})
     if kind == "enum":
         if value in meta["choices"] and type(value) is type(meta["classic"]):
             return None
         allowed = ", ".join(str(c) for c in meta["choices"])
-        return f"must be one of {allowed}, not {describe(value)}"
+        return Message("option.not_a_choice", {"allowed": allowed, "value": describe(value)})
     if kind == "auto_int" and value == "auto":
         return None
     minimum = meta["minimum"] if meta["minimum"] is not None else 1
     if is_int(value) and minimum <= value <= INT_MAX:
         return None
-    prefix = '"auto" or ' if kind == "auto_int" else ""
     if is_int(value) and value > INT_MAX:
-        return f"must be {prefix}an integer {minimum}…{INT_MAX}, not a larger one"
-    return f"must be {prefix}an integer ≥ {minimum}, not {describe(value)}"
+        return Message("option.integer_too_large", {"minimum": minimum, "maximum": INT_MAX})
+    code = "option.not_auto_or_integer" if kind == "auto_int" else "option.not_integer"
+    return Message(code, {"minimum": minimum, "value": describe(value)})

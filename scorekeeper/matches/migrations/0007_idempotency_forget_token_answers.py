@@ -10,6 +10,6 @@ def forget(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("matches", "0005_match_fillfactor")]
+    dependencies = [("matches", "0006_evaluation_message_codes")]
 
     operations = [migrations.RunPython(forget, migrations.RunPython.noop)]
