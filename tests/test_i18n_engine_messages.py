@@ -207,7 +207,6 @@ def test_a_breakdown_note_is_translated_too():
 @pytest.mark.django_db
 def test_a_rejected_hands_error_body_is_in_the_requests_language(user, make_players):
     from api.tokens import token_create
-
     from scorekeeper.matches.services import match_create
 
     match = match_create(game="cul", players=make_players("Anna", "Boris"), by=user)
