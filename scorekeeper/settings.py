@@ -13,6 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -370,6 +371,11 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict = {
     "outbox-sweep": {"task": "outbox.sweep", "schedule": 60.0},
     "idempotency-expire": {"task": "matches.idempotency_expire", "schedule": 3600.0},
+    # A full recompute of every rating pool, nightly (ratings/tasks.py).
+    "ratings-recompute-nightly": {
+        "task": "ratings.recompute_all",
+        "schedule": crontab(hour=env_int("RATINGS_RECOMPUTE_HOUR", 3), minute=30),
+    },
 }
 # An Idempotency-Key is remembered this many seconds (README "Retries"): a retry within the
 # window is replayed; after it the key is forgotten (swept hourly) and may be used anew.
@@ -379,6 +385,9 @@ IDEMPOTENCY_KEY_TTL = env_int("IDEMPOTENCY_KEY_TTL", 24 * 3600)
 # finished this many seconds after the last hand-over (a dead worker, a Redis that lost it).
 OUTBOX_GRACE = env_int("OUTBOX_GRACE", 10)
 OUTBOX_REDELIVER_AFTER = env_int("OUTBOX_REDELIVER_AFTER", CELERY_VISIBILITY_TIMEOUT + 60)
+
+# Ratings (ratings/): a player is listed on a game's leaderboard from this many rated matches on.
+RATINGS_LEADERBOARD_MIN_MATCHES = env_int("RATINGS_LEADERBOARD_MIN_MATCHES", 1)
 
 LOGGING = {
     "version": 1,

@@ -1,7 +1,11 @@
 """Imported by the integration test's celery worker (``-I tests.worker_setup``): registers the
 test game there too, so the worker re-evaluates the same matches the test recorded, and a
-test-only task slow enough to be killed mid-way."""
+test-only task slow enough to be killed mid-way.
 
+``RATINGS_SLOW_REPLAY=<seconds>``: every ratings replay waits that long before its commit, so
+that a test can kill the worker in the middle of a full recompute."""
+
+import os
 import time
 from pathlib import Path
 
@@ -26,3 +30,17 @@ def slow_recompute(match_id: int, marker: str, seconds: float = 120) -> dict:
     if first:
         time.sleep(seconds)
     return services.match_recompute(match=match_id)
+
+
+if os.environ.get("RATINGS_SLOW_REPLAY"):
+    from ratings import services as ratings_services
+
+    _replay = ratings_services._replay
+    _pause = float(os.environ["RATINGS_SLOW_REPLAY"])
+
+    def _slow_replay(pool, **kwargs):
+        rated = _replay(pool, **kwargs)
+        time.sleep(_pause)  # inside the pool's transaction: a kill now rolls it all back
+        return rated
+
+    ratings_services._replay = _slow_replay
