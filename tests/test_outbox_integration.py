@@ -20,23 +20,20 @@ import tests.worker_setup  # noqa: F401  the test-only task, known here too to b
 from scorekeeper.matches.models import AuditEntry
 from scorekeeper.outbox.models import OutboxMessage
 from scorekeeper.outbox.services import outbox_enqueue, outbox_sweep
-from tests.conftest import require_services
-from tests.integration import RedisServer, WorkerProcess, celery_app_on, wait_until
+from tests import integration
+from tests.integration import WorkerProcess, celery_app_on, wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
+private_redis = integration.private_redis  # the fixture
+
+
 @pytest.fixture
-def redis(tmp_path):
+def redis(private_redis):
     """A Redis of the test's own, which it may stop and start, and this process's Celery on it."""
-    require_services(redis=False, why="a celery worker process")
-    server = RedisServer(tmp_path)
-    server.start()
-    try:
-        with celery_app_on(server.url):
-            yield server
-    finally:
-        server.stop()
+    with celery_app_on(private_redis.url):
+        yield private_redis
 
 
 @pytest.fixture
