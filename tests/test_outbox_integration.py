@@ -16,7 +16,7 @@ import time
 import pytest
 from django.urls import reverse
 
-import tests.worker_setup  # noqa: F401  the test-only task, known here too to be enqueued
+import tests.slow_tasks  # noqa: F401  the test-only task, known here too to be enqueued
 from scorekeeper.matches.models import AuditEntry
 from scorekeeper.outbox.models import OutboxMessage
 from scorekeeper.outbox.services import outbox_enqueue, outbox_sweep

@@ -7,29 +7,11 @@ that a test can kill the worker in the middle of a full recompute."""
 
 import os
 import time
-from pathlib import Path
 
-from celery import shared_task
-
-from scorekeeper.matches import services
-from scorekeeper.outbox.tasks import OutboxTask
+import tests.slow_tasks  # noqa: F401  the test-only task, registered in the worker
 from tests.fakes import install
 
 install()
-
-
-@shared_task(name="tests.slow_recompute", base=OutboxTask, acks_late=True)
-def slow_recompute(match_id: int, marker: str, seconds: float = 120) -> dict:
-    """A match recompute through the service that, on its first run, notes in ``marker`` that
-    it started and then takes ``seconds`` (long enough for a test to kill its worker); a run
-    again (the task redelivered) notes that too and goes straight on to the end."""
-    path = Path(marker)
-    first = not path.exists()
-    with path.open("a") as notes:
-        notes.write("started\n" if first else "again\n")
-    if first:
-        time.sleep(seconds)
-    return services.match_recompute(match=match_id)
 
 
 if os.environ.get("RATINGS_SLOW_REPLAY"):
