@@ -12,6 +12,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from scorekeeper.rules.options import PRESETS
 
@@ -84,6 +87,20 @@ class Match(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("match-detail", args=[self.pk])
+
+    @property
+    def display_title(self) -> str:
+        """The title, or for an untitled match its players and its day ("Ada, Bea · 1 Dec 2026"),
+        a name a person recognises on a list. A display only: the stored title stays empty.
+
+        Reads ``seats`` (prefetch them with their players on a list: ``selectors.match_list``)."""
+        if self.title:
+            return self.title
+        players = ", ".join(seat.player.name for seat in sorted(self.seats.all(), key=lambda s: s.position))
+        if not self.created_at:
+            return players or str(self)
+        day = date_format(timezone.localtime(self.created_at), "DATE_FORMAT")
+        return _("%(players)s · %(date)s") % {"players": players or self.game, "date": day}
 
 
 class Seat(models.Model):

@@ -285,6 +285,30 @@ def hand_correct(
     return hand
 
 
+def hand_dry_run(
+    *, match: Match, record: Any, number: int | None = None, accept_declared: bool = False
+) -> dict[str, Any]:
+    """What recording the next hand (``number`` None) or correcting hand ``number`` would
+    give, stored nowhere: the API's dry run (``POST /api/v1/rules/<game>/score``) with this
+    match's ruleset and the state before the hand. For the pages' live check.
+
+    Returns ``{"request": <the dry run's body>, "evaluation": <the engine's result>}``.
+    """
+    if getattr(match, "seat_count", None) is None:
+        match.seat_count = match.seats.count()
+    state = match.state if number is None else _state_before(match, number)
+    ev = _ruleset(match).evaluate(state, record, accept_declared=bool(accept_declared))
+    body = {
+        "preset": match.preset,
+        "options": match.options,
+        "seats": match.seat_count,
+        "state": state,
+        "hand": record,
+        "accept_declared": bool(accept_declared),
+    }
+    return {"request": body, "evaluation": ev.to_dict()}
+
+
 # -- idempotency keys ------------------------------------------------------------------
 def idempotency_claim(
     *, user, key: str, fingerprint: str, method: str, path: str

@@ -23,13 +23,16 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from ratings.page_selectors import match_rating_changes, table_prediction
 from scorekeeper.rules import RULESETS, UnknownGame, find_ruleset
 
 from . import errors, i18n, selectors, services
 from .forms import HAND_FORMS, MatchCreateForm, ReasonForm, ScorerAddForm, hand_form_class
-from .models import AuditEntry, Match, Player
+from .models import AuditEntry, Match
+from .results import result_summary
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -53,69 +56,58 @@ def match_detail(request, pk: int):
         "can_write": is_scorer(request.user, match),
         "scorers": match.scorers.order_by("username"),
         "scorer_form": ScorerAddForm(),
+        "rating_changes": match_rating_changes(match=match),
     }
     return render(request, "matches/match_detail.html", context)
 
 
 def sheet_context(match: Match) -> dict[str, Any]:
-    """The score sheet with one cell per seat and hand, and the result table when over."""
+    """The score sheet with one cell per seat and hand, the dealer of each hand, each hand's
+    notes said once, and the result in words when the match is over."""
     sheet = selectors.match_score_sheet(match=match)
-    n = len(sheet["seats"])
+    names = [seat["name"] for seat in sheet["seats"]]
+    n = len(names)
+    # Numbers as text and each hand's link made here, once: a 60-hand sheet has 500 cells, and
+    # the template's per-value localisation and URL reversing were most of its time.
+    hand_url = reverse("hand-detail", args=[match.pk, 0]).removesuffix("0/")
     for hand in sheet["hands"]:
         # A seat's claim is shown only where it differs from the rules: cul declares banks,
         # not the hand's score, so a plain declared column would mislead there.
         claims = {m["seat"]: m["declared"] for m in hand["mismatches"]}
+        hand["label"] = str(hand["number"])
+        hand["url"] = f"{hand_url}{hand['label']}/"
         hand["cells"] = [
-            {"computed": _at(hand["computed"], i), "running": _at(hand["running"], i), "claim": claims.get(i)}
+            {
+                "computed": _text(_at(hand["computed"], i), "–"),
+                "running": _text(_at(hand["running"], i), ""),
+                "claim": _text(claims.get(i), None),
+            }
             for i in range(n)
         ]
-    result = sheet["result"] or {}
-    per_seat = {k: v for k, v in result.items() if isinstance(v, list) and len(v) == n}
+        dealer = hand["dealer"]
+        hand["dealer_name"] = names[dealer] if isinstance(dealer, int) and 0 <= dealer < n else None
+        # The cell already shows the claim beside the rules' score: the note says why, once.
+        hand["notes"] = [
+            {"who": names[m["seat"]] if _at(names, m.get("seat")) else "?", "why": _explanation(m)}
+            for m in hand["mismatches"]
+        ]
+        hand["has_notes"] = bool(hand["errors"] or hand["notes"] or hand["reason"])
+    sheet["columns"] = n + 1
     return {
         "sheet": sheet,
-        "result_keys": list(per_seat),
-        "result_rows": [
-            {"name": seat["name"], "values": [per_seat[k][i] for k in per_seat]}
-            for i, seat in enumerate(sheet["seats"])
-        ],
-        "result_other": {
-            k: _result_value(k, v, sheet["seats"]) for k, v in result.items() if k not in per_seat
-        },
-    }
+        "result": result_summary(game=match.game, result=sheet["result"], seats=sheet["seats"],
+                                 options=match.options),
+    }  # fmt: skip
 
 
-def _result_value(key: str, value: Any, seats: list[dict[str, Any]]) -> str:
-    """A result entry in words: seats by their player's name (spec 1.5 ``result``)."""
-    names = [seat["name"] for seat in seats]
-
-    def name(seat: Any) -> str:
-        return (
-            names[seat]
-            if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names)
-            else str(seat)
-        )
-
-    if key == "winner":
-        return "drawn" if value is None else name(value)
-    if key == "finish_order" and isinstance(value, list):
-        return ", ".join(name(s) for s in value)
-    if key == "winning_team" and isinstance(value, int):
-        # The teams are the match's own, stored on its seats when it was created.
-        return " and ".join(seat["name"] for seat in seats if seat.get("team") == value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+def _text(value: Any, none: str | None) -> str | None:
+    return none if value is None else str(value)
 
 
 def _at(values, i: int):
     """The i-th per-seat value, or None when the hand has none (errors) or another shape."""
-    return values[i] if isinstance(values, list) and i < len(values) else None
-
-
-def player_detail(request, pk: int):
-    player = get_object_or_404(Player, pk=pk)
-    matches = selectors.match_list(player=player)[:50]
-    return render(request, "matches/player_detail.html", {"player": player, "matches": matches})
+    ok = isinstance(values, list) and isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(values)
+    return values[i] if ok else None
 
 
 def hand_detail(request, pk: int, number: int):
@@ -212,9 +204,14 @@ def match_new_game(request, game: str):
         raise Http404(f"unknown game {game!r}") from None
     form = MatchCreateForm(request.POST or None, game=game)
     status = 200
+    prediction = None
     if request.method == "POST":
         status = 400
-        if form.is_valid():
+        if form.is_valid() and "chances" in request.POST:
+            # "Show the chances": the table's win probabilities, nothing created yet.
+            prediction = table_prediction(game=game, seats=form.cleaned_data["seats"])
+            status = 200
+        elif form.is_valid():
             try:
                 match = _create_match(form, request.user)
             except errors.DomainError as exc:
@@ -222,7 +219,7 @@ def match_new_game(request, game: str):
             else:
                 messages.success(request, f"Match created. Deal the first hand! ({match})")
                 return redirect(match)
-    context = {"form": form, "catalog": form.catalog}
+    context = {"form": form, "catalog": form.catalog, "prediction": prediction}
     return render(request, "matches/match_form.html", context, status=status)
 
 

@@ -161,6 +161,23 @@ class HandForm(forms.Form):
         self.state = state if isinstance(state, dict) else None
         super().__init__(*args, **kwargs)
         self.add_fields()
+        self._mark_fields()
+
+    #: The per-seat keys that hold what the players claim (the live check compares them).
+    declared_keys: ClassVar[tuple[str, ...]] = ("declared", "declared_banks")
+
+    def _mark_fields(self) -> None:
+        """Stable hooks for a script on the page (live validation): every field gets an empty
+        message slot (``#live-<name>``, see _field.html); a per-seat field says its record key
+        and seat (``data-key``, ``data-seat``), a declared one ``data-declared``."""
+        for name, field in self.fields.items():
+            field.live_slot = True
+            key, _, seat = name.rpartition("_")
+            if key in self.rows and seat.isdigit():
+                attrs = {"data-key": key, "data-seat": seat}
+                if key in self.declared_keys:
+                    attrs["data-declared"] = ""
+                field.widget.attrs.update(attrs)
 
     def suggested(self) -> dict[str, str]:
         """Values to pre-fill for the next hand of a match in ``state`` (the usual dealer)."""

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.rules.cul import START_BANKS
+from scorekeeper.rules.fields import is_int
+
 from .base import BLANK, HandForm, Unrepresentable, checks, notation, number, radio, seat_choices
 
 
@@ -35,7 +38,13 @@ class CulForm(HandForm):
     def suggested(self) -> dict[str, str]:
         # The previous party's first leader deals the next (spec 8, dealer_rule).
         leader = self._state_seat("last_first_leader")
-        return {"dealer": str(leader)} if leader is not None else {}
+        out = {"dealer": str(leader)} if leader is not None else {}
+        # Each player's banks as they stand: the scorer changes only those that moved (and a
+        # bank forgotten is a mismatch the rules explain, not a blank row refused).
+        banks = self._state("banks") if self.state else [START_BANKS] * self.n
+        if isinstance(banks, list) and len(banks) == self.n and all(is_int(b) for b in banks):
+            out.update({f"declared_banks_{i}": str(b) for i, b in enumerate(banks)})
+        return out
 
     def build(self, data: dict[str, Any]) -> dict[str, Any]:
         record: dict[str, Any] = {}
