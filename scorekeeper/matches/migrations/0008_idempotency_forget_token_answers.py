@@ -10,6 +10,6 @@ def forget(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("matches", "0006_evaluation_message_codes")]
+    dependencies = [("matches", "0007_model_names_for_people")]
 
     operations = [migrations.RunPython(forget, migrations.RunPython.noop)]
