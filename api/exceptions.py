@@ -21,7 +21,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from scorekeeper.matches import errors
+from scorekeeper.matches import errors, i18n
 
 STATUS_BY_ERROR: list[tuple[type[errors.DomainError], int]] = [
     (errors.Invalid, status.HTTP_400_BAD_REQUEST),
@@ -39,7 +39,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if exc.code == "not_authenticated":
             # A write by an anonymous caller that reached the service: same answer as DRF's.
             code, headers = status.HTTP_401_UNAUTHORIZED, {"WWW-Authenticate": "Token"}
-        return Response(exc.to_dict(), status=code, headers=headers)
+        return Response(i18n.error_body(exc.to_dict()), status=code, headers=headers)
     if isinstance(exc, RequestDataTooBig):  # over DATA_UPLOAD_MAX_MEMORY_SIZE (Django's check)
         body = {"code": "body_too_large", "message": "the request body is too large", "field": ""}
         return Response(body, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from scorekeeper.matches import i18n
 from scorekeeper.matches.models import Hand, Match, Player, Seat
 from scorekeeper.matches.selectors import match_score_sheet, running_values
 from scorekeeper.rules.options import PRESETS
@@ -27,28 +28,42 @@ class ErrorItemSerializer(serializers.Serializer):
     path = serializers.CharField(required=False, help_text="rule errors: the engine's path (spec 1.5)")
 
 
+_MESSAGE_PARAMS = "its parameters; a nested message is {code, params} (stable, for storage)"
+
+
 class ProblemSerializer(serializers.Serializer):
     code = serializers.CharField()
     path = serializers.CharField(allow_blank=True)
-    message = serializers.CharField()
+    message = serializers.CharField(help_text="for people, in the request's language")
+    message_code = serializers.CharField(
+        required=False, help_text="the engine's message code (scorekeeper/rules/messages.py)"
+    )
+    message_params = serializers.JSONField(required=False, help_text=_MESSAGE_PARAMS)
 
 
 class MismatchSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     declared = serializers.JSONField(help_text="what the players claimed")
     computed = serializers.JSONField(help_text="what the rules give")
-    explanation = serializers.CharField()
+    explanation = serializers.CharField(help_text="for people, in the request's language")
+    explanation_code = serializers.CharField(required=False, help_text="the engine's message code")
+    explanation_params = serializers.JSONField(required=False, help_text=_MESSAGE_PARAMS)
 
 
 class LineSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     item = serializers.CharField()
     points = serializers.IntegerField()
-    note = serializers.CharField(allow_blank=True)
+    note = serializers.CharField(allow_blank=True, help_text="for people, in the request's language")
+    note_code = serializers.CharField(required=False, help_text="the engine's message code")
+    note_params = serializers.JSONField(required=False, help_text=_MESSAGE_PARAMS)
 
 
 class EvaluationSerializer(serializers.Serializer):
-    """The rules engine's result for one hand (spec 1.5)."""
+    """The rules engine's result for one hand (spec 1.5), its messages in the request's language."""
+
+    def to_representation(self, instance):
+        return super().to_representation(i18n.evaluation(instance))
 
     valid = serializers.BooleanField(help_text="no errors and no mismatches")
     scores = serializers.ListField(child=serializers.IntegerField(), allow_null=True)

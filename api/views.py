@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from scorekeeper.matches import errors, selectors, services
+from scorekeeper.matches import errors, i18n, selectors, services
 from scorekeeper.matches.models import Match, Player
 from scorekeeper.rules import RULESETS, OptionsInvalid, UnknownGame, find_ruleset
 
@@ -156,7 +156,7 @@ class GameList(generics.GenericAPIView):
 
     @extend_schema(responses={200: GameSerializer(many=True), **schema.errors(404)})
     def get(self, request):
-        games = [cls.describe() for _, cls in sorted(RULESETS.items())]
+        games = [i18n.game(cls.describe()) for _, cls in sorted(RULESETS.items())]
         page = self.paginate_queryset(games)
         return self.get_paginated_response(page)
 
@@ -166,14 +166,14 @@ class GameDetail(APIView):
 
     @extend_schema(responses={200: GameSerializer, **schema.errors(404)})
     def get(self, request, game: str):
-        return Response(_ruleset_class(game).describe())
+        return Response(i18n.game(_ruleset_class(game).describe()))
 
 
 def _ruleset_class(game: str):
     try:
         return find_ruleset(game)
     except UnknownGame as exc:
-        raise errors.NotFound(str(exc), field="game", code="game_unknown") from None
+        raise errors.NotFound(i18n.render(*exc.text), field="game", code="game_unknown") from None
 
 
 class RulesScore(APIView):
@@ -199,7 +199,7 @@ class RulesScore(APIView):
         except OptionsInvalid as exc:
             raise errors.options_rejected(exc) from None
         evaluation = ruleset.evaluate(data["state"], data["hand"], accept_declared=data["accept_declared"])
-        return Response(evaluation.to_dict())
+        return Response(i18n.evaluation(evaluation.to_dict()))
 
 
 # -- players ---------------------------------------------------------------------------
@@ -364,7 +364,7 @@ def _written(hand, *, reevaluated: list[int] | None = None) -> dict:
     """The body of ``HandWrittenSerializer``: the stored hand, the engine's result, the match."""
     body = {
         "hand": HandSerializer(hand).data,
-        "evaluation": hand.evaluation,
+        "evaluation": i18n.evaluation(hand.evaluation),
         "match": MatchStateSerializer(hand.match).data,
         "version": hand.match.version,
     }

@@ -145,7 +145,9 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "en"
 # The four languages of the tables we serve; every catalog in locale/ is complete (a test checks).
 LANGUAGES = [("en", "English"), ("fr", "Français"), ("de", "Deutsch"), ("ru", "Русский")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# The site's catalog first (it wins where both have a string), then the rules engine's own:
+# makemessages puts the strings of scorekeeper/rules/ into the engine's folder.
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "scorekeeper" / "rules" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, QuerySet
 
+from . import i18n
 from .models import AuditEntry, Hand, Match, Player, Seat
 
 
@@ -93,9 +94,10 @@ def match_score_sheet(*, match: Match) -> dict[str, Any]:
                 "running": running_values(hand.state_after),
                 "accepted_declared": hand.accepted_declared,
                 "reason": hand.reason,
-                "errors": hand.evaluation.get("errors", []),
-                "mismatches": hand.evaluation.get("mismatches", []),
-                "warnings": hand.evaluation.get("warnings", []),
+                # Engine messages in the reader's language, from their stored codes.
+                "errors": i18n.problems(hand.evaluation.get("errors", [])),
+                "mismatches": i18n.mismatches(hand.evaluation.get("mismatches", [])),
+                "warnings": i18n.problems(hand.evaluation.get("warnings", [])),
                 "recorded_by": hand.recorded_by.get_username() if hand.recorded_by else None,
                 "recorded_at": hand.recorded_at,
             }

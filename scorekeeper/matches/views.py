@@ -27,7 +27,7 @@ from django.views.decorators.http import require_POST
 
 from scorekeeper.rules import RULESETS, UnknownGame, find_ruleset
 
-from . import errors, selectors, services
+from . import errors, i18n, selectors, services
 from .forms import HAND_FORMS, MatchCreateForm, ReasonForm, ScorerAddForm, hand_form_class
 from .models import AuditEntry, Match, Player
 
@@ -199,7 +199,7 @@ def match_new(request):
     """Step 1: choose the game (each has its own options and seat counts)."""
     # The games the pages have a form for: a game scored by pasting JSON alone (a test game
     # registered on the fly) is not offered at the table.
-    games = [RULESETS[key].describe() for key in sorted(RULESETS) if key in HAND_FORMS]
+    games = [i18n.game(RULESETS[key].describe()) for key in sorted(RULESETS) if key in HAND_FORMS]
     return render(request, "matches/match_new.html", {"games": games})
 
 
@@ -246,7 +246,7 @@ def _create_match(form: MatchCreateForm, user) -> Match:
 
 
 def _match_error_to_form(form: MatchCreateForm, exc: errors.DomainError) -> None:
-    problems = exc.extra.get("problems") or [{"path": exc.field, "message": exc.message}]
+    problems = i18n.problems(exc.extra.get("problems")) or [{"path": exc.field, "message": exc.message}]
     for problem in problems:
         path = str(problem.get("path") or "")
         name = None
@@ -343,7 +343,7 @@ def _submit(request, match: Match, number: int | None, form, context: dict[str, 
         )
     except errors.HandRejected as exc:
         context["outcome"] = _outcome(exc.evaluation, context["names"])
-        form.attach_problems(exc.evaluation["errors"])
+        form.attach_problems(i18n.problems(exc.evaluation["errors"]))
         return 400, None
     except errors.ReasonRequired as exc:
         form.add_error("reason", exc.message)
@@ -397,7 +397,9 @@ def _seat_names(match: Match) -> list[str]:
 
 
 def _outcome(evaluation: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """An engine result (spec 1.5) for the page: per-seat breakdown, named mismatches."""
+    """An engine result (spec 1.5) for the page: per-seat breakdown, named mismatches; the
+    engine's messages in the reader's language."""
+    evaluation = i18n.evaluation(evaluation)
 
     def who(seat: Any) -> str:
         name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
@@ -422,8 +424,7 @@ def _outcome(evaluation: dict[str, Any], names: list[str]) -> dict[str, Any]:
 
 def _explanation(m: dict[str, Any]) -> str:
     # The page already says "rules give N": do not repeat the engine's own opening.
-    text = str(m.get("explanation") or "")
-    return text.removeprefix(f"the rules give {m.get('computed')}: ")
+    return i18n.explanation_detail(m)
 
 
 # -- void, reopen, scorers ----------------------------------------------------------------

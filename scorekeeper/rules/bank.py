@@ -15,6 +15,7 @@ from typing import Any
 
 from .cards import SHORT_PACK, Card
 from .fields import MISSING, Fields, describe, is_int, join
+from .messages import Message, gettext_noop, term
 from .options import GameOptions, option
 from .result import Evaluation, competition_ranking
 from .ruleset import Ruleset, register, state_key_problems
@@ -28,7 +29,8 @@ KING = {1: 30, 2: 20, 3: 10}
 RUN = {1: 30, 2: 25, 3: 20}
 FOUR_OF_KIND = 75
 FLAGS = ("king", "trump_king", "four_of_kind", "four_kings", "four_run")
-ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+#: Finishing positions as the notes name them ("1st").
+PLACES = {1: term("bank.place.1"), 2: term("bank.place.2"), 3: term("bank.place.3")}
 STATE_KEYS = ("parties", "totals", "last_dealer", "last_loser", "tiebreak_seats", "over")
 
 PENALTY_FLAT_AMOUNTS = (15, 23, 31, 40, 48, 56)
@@ -41,56 +43,74 @@ def card_points(card: Card) -> int:
 
 @dataclass(frozen=True)
 class BankOptions(GameOptions):
-    target: int = option(248, effect="scoring", minimum=1, help="points to win (≥ target, spec 1.9)")
+    target: int = option(
+        248, effect="scoring", minimum=1, help=gettext_noop("points to win (≥ target, spec 1.9)")
+    )
     leftover_rule: str = option(
         "penalty",
         choices=("penalty", "none"),
         effect="scoring",
-        help="rule B: the cards left in a loser's hand cost points; rule A (none): they cost nothing",
+        help=gettext_noop(
+            "rule B: the cards left in a loser's hand cost points; rule A (none): they cost nothing"
+        ),
     )
     penalty_option: str = option(
         "cards",
         choices=("cards", "flat", "per_card"),
         effect="scoring",
-        help="option 1: the left cards' points; 2a: a fixed amount; 2b: an amount per left card",
+        help=gettext_noop(
+            "option 1: the left cards' points; 2a: a fixed amount; 2b: an amount per left card"
+        ),
     )
     penalty_reading: str = option(
         "additive",
         choices=("additive", "replace", "pointless_only"),
         effect="scoring",
-        help="options 2a/2b: added to the cards' points, instead of them, or only for cards worth nothing",
+        help=gettext_noop(
+            "options 2a/2b: added to the cards' points, instead of them, or only for cards worth nothing"
+        ),
     )
-    penalty_flat: int = option(31, choices=PENALTY_FLAT_AMOUNTS, effect="scoring", help="option 2a amount")
+    penalty_flat: int = option(
+        31, choices=PENALTY_FLAT_AMOUNTS, effect="scoring", help=gettext_noop("option 2a amount")
+    )
     penalty_per_card: int = option(
-        3, choices=PENALTY_PER_CARD_AMOUNTS, effect="scoring", help="option 2b amount per card"
+        3, choices=PENALTY_PER_CARD_AMOUNTS, effect="scoring", help=gettext_noop("option 2b amount per card")
     )
     king_bonus: str = option(
         "additive",
         choices=("additive", "replace"),
         effect="scoring",
-        help="the bonus for going out with a king is added to the going-out bonus or replaces it",
+        help=gettext_noop(
+            "the bonus for going out with a king is added to the going-out bonus or replaces it"
+        ),
     )
     tiebreak_players: str = option(
         "tied_only",
         seed="all",
         choices=("tied_only", "all"),
         effect="scoring",
-        help="who plays the party that breaks a tie on top: the tied players only, or everybody",
+        help=gettext_noop(
+            "who plays the party that breaks a tie on top: the tied players only, or everybody"
+        ),
     )
     trump_scheme: int = option(
         1,
         choices=(1, 2, 3, 4, 5),
         effect="check",
-        help="1 each a different trump; 2 no trumps; 3 one common; 4 two common; 5 junior and senior trumps",
+        help=gettext_noop(
+            "1 each a different trump; 2 no trumps; 3 one common; 4 two common; 5 junior and senior trumps"
+        ),
     )
     seven_rule: int = option(
-        1, choices=(1, 2, 3, 4), effect="recorded", help="what the next player does after a seven"
+        1, choices=(1, 2, 3, 4), effect="recorded", help=gettext_noop(
+            "what the next player does after a seven"
+        )
     )
     next_dealer_rule: str = option(
         "free",
         choices=("free", "loser", "finisher", "starter", "most_points", "fewest_points"),
         effect="check",
-        help="who deals the next party (loser, most_points and fewest_points are checked)",
+        help=gettext_noop("who deals the next party (loser, most_points and fewest_points are checked)"),
     )
 
 
@@ -107,57 +127,62 @@ class SeatHand:
     left: tuple[Card, ...]
 
 
-def penalty(o: BankOptions, left: tuple[Card, ...]) -> tuple[int, str]:
+def penalty(o: BankOptions, left: tuple[Card, ...]) -> tuple[int, Message]:
     """The points a player who did not go out loses under rule B, and how they add up (spec 9)."""
     p0 = sum(card_points(c) for c in left)
     count = len(left)
     zero = sum(1 for c in left if card_points(c) == 0)
     if o.penalty_option == "cards":
-        return p0, f"{p0} card points (option 1)"
+        return p0, Message("bank.penalty.cards", {"p0": p0})
     reading = o.penalty_reading
     if o.penalty_option == "flat":
-        fixed = o.penalty_flat
+        fixed = {"p0": p0, "fixed": o.penalty_flat}
         if reading == "additive":
-            return p0 + fixed, f"{p0} card points + {fixed} fixed (option 2a, additive reading)"
+            return p0 + o.penalty_flat, Message("bank.penalty.flat_additive", fixed)
         if reading == "replace":
-            return fixed, f"{fixed} fixed instead of the {p0} card points (option 2a, replacing reading)"
+            return o.penalty_flat, Message("bank.penalty.flat_replace", fixed)
         if p0 > 0:
-            return p0, f"{p0} card points; the fixed {fixed} is only for a pointless hand (option 2a)"
-        return fixed, f"no card points, so the fixed {fixed} (option 2a, pointless-only reading)"
+            return p0, Message("bank.penalty.flat_not_pointless", fixed)
+        return o.penalty_flat, Message("bank.penalty.flat_pointless", fixed)
     k = o.penalty_per_card
-    cards = f"{count} card{'s' if count != 1 else ''}"
+    per_card = {"p0": p0, "k": k, "count": count, "zero": zero}
     if reading == "additive":
-        return p0 + k * count, f"{p0} card points + {k} × {cards} (option 2b, additive reading)"
+        return p0 + k * count, Message("bank.penalty.per_card_additive", per_card)
     if reading == "replace":
-        return k * count, f"{k} × {cards} instead of the {p0} card points (option 2b, replacing reading)"
-    return p0 + k * zero, f"{p0} card points + {k} × {zero} without points (option 2b, pointless-only)"
+        return k * count, Message("bank.penalty.per_card_replace", per_card)
+    return p0 + k * zero, Message("bank.penalty.per_card_pointless", per_card)
 
 
-def seat_lines(o: BankOptions, hand: SeatHand) -> list[tuple[str, int, str]]:
+def seat_lines(o: BankOptions, hand: SeatHand) -> list[tuple[str, int, Message]]:
     """The breakdown lines ``(item, points, note)`` of one participant (spec 9, computation)."""
-    lines = [("captured", hand.captured, f"{hand.captured} card points captured")]
+    lines = [("captured", hand.captured, Message("bank.note.captured", {"points": hand.captured}))]
     r = hand.position
     if r is not None:
-        place = ORDINAL[r]
+        place = PLACES[r]
+        finish = Message("bank.note.finish", {"points": BASE[r], "place": place})
         if "king" in hand.flags:
             if o.king_bonus == "additive":
-                lines.append(("finish", BASE[r], f"{BASE[r]} for going out {place}"))
-                lines.append(("finish_king", KING[r], f"{KING[r]} king bonus under the additive reading"))
+                lines.append(("finish", BASE[r], finish))
+                note = Message("bank.note.king_additive", {"points": KING[r]})
+                lines.append(("finish_king", KING[r], note))
             else:
-                note = f"{KING[r]} king bonus replacing the {BASE[r]} for going out {place}"
+                params = {"points": KING[r], "base": BASE[r], "place": place}
+                note = Message("bank.note.king_replacing", params)
                 lines.append(("finish_king", KING[r], note))
         else:
-            lines.append(("finish", BASE[r], f"{BASE[r]} for going out {place}"))
+            lines.append(("finish", BASE[r], finish))
         if "four_of_kind" in hand.flags:
-            lines.append(("four_of_kind", FOUR_OF_KIND, f"{FOUR_OF_KIND} for going out with four of a kind"))
+            note = Message("bank.note.four_of_kind", {"points": FOUR_OF_KIND})
+            lines.append(("four_of_kind", FOUR_OF_KIND, note))
         if "four_run" in hand.flags:
-            lines.append(("four_run", RUN[r], f"{RUN[r]} for going out {place} with a same-suit run of four"))
+            note = Message("bank.note.four_run", {"points": RUN[r], "place": place})
+            lines.append(("four_run", RUN[r], note))
         # Trump king and four kings take the pile back: its points are in `captured`,
         # and they count as going out with a king (spec 1.9); no further bonus.
     elif o.leftover_rule == "penalty":
         amount, why = penalty(o, hand.left)
-        held = " ".join(map(str, hand.left))
-        lines.append(("penalty", -amount, f"penalty {amount} for {held} left in hand: {why}"))
+        held = Message("bank.note.penalty_held", {"amount": amount, "cards": " ".join(map(str, hand.left))})
+        lines.append(("penalty", -amount, Message("bank.note.penalty", {"held": held, "why": why})))
     return lines
 
 
@@ -165,44 +190,49 @@ def seat_score(o: BankOptions, hand: SeatHand) -> int:
     return sum(points for _, points, _ in seat_lines(o, hand))
 
 
-def headline(o: BankOptions, hand: SeatHand) -> str:
-    """A short description of how the seat's party went, for explanations."""
+def headline(o: BankOptions, hand: SeatHand) -> Message:
+    """A short description of how the seat's party went, for explanations.
+
+    How a player went out is told by phrases that each wrap the one before
+    ("{head} with a king"), so every language orders them its own way.
+    """
     if hand.position is None:
-        return "did not go out" + ("" if o.leftover_rule == "penalty" else " (rule A: no penalty)")
-    text = f"finished {ORDINAL[hand.position]}"
+        return Message("bank.headline.out" if o.leftover_rule == "penalty" else "bank.headline.out_rule_a")
+    text = Message("bank.headline.finished", {"place": PLACES[hand.position]})
     if "four_kings" in hand.flags:
-        text += " laying the four kings"
+        text = Message("bank.headline.four_kings", {"head": text})
     elif "trump_king" in hand.flags:
-        text += " with the trump king"
+        text = Message("bank.headline.trump_king", {"head": text})
     elif "king" in hand.flags:
-        text += " with a king"
+        text = Message("bank.headline.king", {"head": text})
     if "four_of_kind" in hand.flags:
-        text += " laying four of a kind"
+        text = Message("bank.headline.four_of_kind", {"head": text})
     if "four_run" in hand.flags:
-        text += " with a run of four"
+        text = Message("bank.headline.four_run", {"head": text})
     return text
 
 
-def explain(o: BankOptions, hand: SeatHand, declared: int) -> str:
+def explain(o: BankOptions, hand: SeatHand, declared: int) -> Message:
     """Why the seat scores what it does, and what the declared value most likely came from."""
     lines = seat_lines(o, hand)
     total = sum(points for _, points, _ in lines)
     terms = lines[0][2]
     for _, points, note in lines[1:]:
-        terms += f" − {note}" if points < 0 else f" + {note}"
-    text = f"{headline(o, hand)}: {terms} = {total}"
+        terms = Message("bank.minus" if points < 0 else "bank.plus", {"a": terms, "b": note})
     hints = []
     for changes in _alternative_options(o):
         alt = dataclasses.replace(o, **changes)
         if seat_score(alt, hand) == declared:
             setting = ", ".join(f"{name} = {value}" for name, value in changes.items())
-            hints.append(f"{declared} is what {setting} would give")
-    for _, points, note in lines:
+            hints.append(Message("bank.hint.option", {"declared": declared, "setting": setting}))
+    for item, points, note in lines:
         if points and total - points == declared:
-            hints.append(f"{declared} leaves out the {note.split(':')[0]}")
+            left_out = note.params["held"] if item == "penalty" else note
+            hints.append(Message("bank.hint.left_out", {"declared": declared, "item": left_out}))
+    params = {"headline": headline(o, hand), "terms": terms, "total": total}
     if hints:
-        text += "; " + "; ".join(hints[:2])
-    return text
+        return Message("bank.explain_hints", {**params, "hints": hints[:2]})
+    return Message("bank.explain", params)
 
 
 def _alternative_options(o: BankOptions) -> list[dict[str, Any]]:
@@ -327,7 +357,7 @@ class _Record:
 @register
 class Bank(Ruleset):
     key = "bank"
-    title = "Bank («Банк»)"
+    title = gettext_noop("Bank («Банк»)")
     seat_counts = (2, 3, 4)
     Options = BankOptions
     record_schema = RECORD_SCHEMA
@@ -357,14 +387,14 @@ class Bank(Ruleset):
         if problems:
             return problems
         if not is_int(state["parties"]) or state["parties"] < 0:
-            problems.append("parties must be an integer ≥ 0")
+            problems.append(Message("state.count_negative", {"key": "parties"}))
         totals = state["totals"]
         if not isinstance(totals, list) or len(totals) != n or not all(map(is_int, totals)):
-            problems.append(f"totals must be a list of {n} integers")
+            problems.append(Message("state.integers", {"key": "totals", "n": n}))
         for key in ("last_dealer", "last_loser"):
             value = state[key]
             if value is not None and not (is_int(value) and 0 <= value < n):
-                problems.append(f"{key} must be a seat 0…{n - 1} or null")
+                problems.append(Message("state.seat_or_null", {"key": key, "last": n - 1}))
         tied = state["tiebreak_seats"]
         if tied is not None and not (
             isinstance(tied, list)
@@ -372,20 +402,20 @@ class Bank(Ruleset):
             and all(is_int(s) and 0 <= s < n for s in tied)
             and tied == sorted(set(tied))
         ):
-            problems.append("tiebreak_seats must be null or at least two distinct seats in ascending order")
+            problems.append(Message("bank.state.tiebreak_seats"))
         if not isinstance(state["over"], bool):
-            problems.append("over must be true or false")
+            problems.append(Message("state.over_boolean"))
         if problems:
             return problems
         # Match end depends on the totals alone (spec 9), so over and tiebreak_seats must agree with them.
         over, expected_tied = self.judge(totals)
         if (state["over"], tied) != (over, expected_tied):
-            problems.append(
-                f"over = {describe(state['over'])} and tiebreak_seats = {tied} do not follow from the totals "
-                f"{totals} with target {self.options.target}"
-            )
+            problems.append(Message("bank.state.judge", {
+                "over": describe(state["over"]), "tied": str(tied), "totals": str(totals),
+                "target": self.options.target,
+            }))
         if state["parties"] == 0 and (any(totals) or state["last_dealer"] is not None):
-            problems.append("no party has been played, yet there are totals or a last dealer")
+            problems.append(Message("bank.state.nothing_played"))
         return problems
 
     # -- evaluation --------------------------------------------------------
@@ -421,7 +451,7 @@ class Bank(Ruleset):
             if p in hands:
                 ev.mismatch(p, declared, scores[p], explain(o, hands[p], declared))
             else:
-                ev.mismatch(p, declared, 0, "took no part in the tie-break party: scores 0")
+                ev.mismatch(p, declared, 0, "bank.mismatch_non_participant")
 
         self._warn(ev, state, rec, playing)
 
@@ -457,7 +487,7 @@ class Bank(Ruleset):
         raw_points = f.get(record, "captured_points", required=False)
         raw_cards = f.get(record, "captured", required=False)
         if raw_points is MISSING and raw_cards is MISSING:
-            f.error("field_missing", "captured_points", "captured_points (or the cards, captured) is needed")
+            f.error("field_missing", "captured_points", "bank.captured_needed")
         points = cards = None
         if raw_points is not MISSING:
             points = self._each(f, raw_points, "captured_points", self._read_points)
@@ -470,9 +500,8 @@ class Bank(Ruleset):
                 worth = sum(map(card_points, cards[p]))
                 if worth != points[p]:
                     f.error(
-                        "captured_conflict",
-                        f"captured_points[{p}]",
-                        f"captured_points[{p}] is {points[p]}, the cards in captured[{p}] are worth {worth}",
+                        "captured_conflict", f"captured_points[{p}]", "bank.captured_conflict",
+                        seat=p, points=points[p], worth=worth,
                     )
         if points is not None:
             captured, captured_path = points, "captured_points"
@@ -536,10 +565,11 @@ class Bank(Ruleset):
     @staticmethod
     def _read_points(f: Fields, value: Any, path: str) -> Any:
         if not is_int(value):
-            f.error("field_invalid", path, f"{path} must be an integer, not {describe(value)}")
+            f.error("field_invalid", path, "field.not_integer", path=path, value=describe(value))
             return _BAD
         if not 0 <= value <= PACK_POINTS:
-            f.error("captured_points_invalid", path, f"{path} is {value}: card points are 0 … {PACK_POINTS}")
+            f.error("captured_points_invalid", path, "bank.captured_points_range", path=path, value=value,
+                    maximum=PACK_POINTS)
             return _BAD
         return value
 
@@ -548,7 +578,7 @@ class Bank(Ruleset):
         """A going-out position, or ``None`` (did not go out). Range is judged with the others."""
         if value is None or is_int(value):
             return value
-        f.error("field_invalid", path, f"{path} must be a position 1, 2, 3 or null, not {describe(value)}")
+        f.error("field_invalid", path, "bank.position_invalid", path=path, value=describe(value))
         return _BAD
 
     @staticmethod
@@ -557,17 +587,17 @@ class Bank(Ruleset):
         if value is None:
             return frozenset()
         if not isinstance(value, dict):
-            f.error("field_invalid", path, f"{path} must be a flags object or null, not {describe(value)}")
+            f.error("field_invalid", path, "bank.flags_invalid", path=path, value=describe(value))
             return _BAD
         flags = set()
         ok = True
         for key, flag in value.items():
             where = join(path, str(key))
             if key not in FLAGS:
-                f.error("field_invalid", where, f"{key!r} is not a going-out flag ({', '.join(FLAGS)})")
+                f.error("field_invalid", where, "bank.flag_unknown", key=repr(key), flags=", ".join(FLAGS))
                 ok = False
             elif flag is not None and not isinstance(flag, bool):
-                f.error("field_invalid", where, f"{where} must be true or false, not {describe(flag)}")
+                f.error("field_invalid", where, "field.not_boolean", path=where, value=describe(flag))
                 ok = False
             elif flag:
                 flags.add(key)
@@ -578,107 +608,70 @@ class Bank(Ruleset):
         o = self.options
         n = self.seats
         if rec.dealer is not None and rec.dealer not in playing:
-            f.error(
-                "seat_not_participating",
-                "dealer",
-                f"seat {rec.dealer} deals, but only seats {sorted(playing)} play the tie-break party",
-            )
+            f.error("seat_not_participating", "dealer", "bank.dealer_not_playing",
+                    seat=rec.dealer, seats=str(sorted(playing)))
 
         for p in range(n):
             if p in playing:
                 continue
-            why = f"seat {p} takes no part in the tie-break party"
             if rec.captured[p] not in (_BAD, 0):
                 where = f"{rec.captured_path}[{p}]"
-                f.error("non_participant_scored", where, f"{why} but has captured points")
+                f.error("non_participant_scored", where, "bank.non_participant.captured", seat=p)
             if rec.finish[p] not in (_BAD, None):
-                f.error("non_participant_scored", f"finish[{p}]", f"{why} but has a finishing position")
+                f.error("non_participant_scored", f"finish[{p}]", "bank.non_participant.finish", seat=p)
             if rec.flags[p] is not _BAD and rec.flags[p]:
-                f.error("non_participant_scored", f"finish_bonus[{p}]", f"{why} but has a going-out bonus")
+                f.error("non_participant_scored", f"finish_bonus[{p}]", "bank.non_participant.bonus", seat=p)
             if rec.left[p] is not _BAD and rec.left[p]:
-                f.error("non_participant_scored", f"left_cards[{p}]", f"{why} but holds cards")
+                f.error("non_participant_scored", f"left_cards[{p}]", "bank.non_participant.cards", seat=p)
 
         if _BAD not in rec.finish:
             positions = sorted(rec.finish[p] for p in playing if rec.finish[p] is not None)
             m = len(positions)
             if positions != list(range(1, m + 1)):
-                f.error(
-                    "finish_positions_invalid",
-                    "finish",
-                    f"the going-out positions {positions} are not 1 … {m} without gaps or repeats",
-                )
+                f.error("finish_positions_invalid", "finish", "bank.positions_invalid",
+                        positions=str(positions), m=m)
             if m > len(playing) - 1:
-                f.error(
-                    "finish_all_out",
-                    "finish",
-                    f"{m} of {len(playing)} players went out; one is always left with cards",
-                )
+                f.error("finish_all_out", "finish", "bank.all_out", m=m, n=len(playing))
 
         for p in sorted(playing):
             position, flags, left = rec.finish[p], rec.flags[p], rec.left[p]
             if flags is not _BAD and flags:
                 where = f"finish_bonus[{p}]"
                 if position is None:
-                    f.error(
-                        "finish_bonus_for_non_finisher", where, f"seat {p} did not go out: no going-out bonus"
-                    )
+                    f.error("finish_bonus_for_non_finisher", where, "bank.bonus_not_out", seat=p)
                 if ("trump_king" in flags or "four_kings" in flags) and "king" not in flags:
-                    f.error(
-                        "finish_flags_inconsistent",
-                        where,
-                        "going out with the trump king or the four kings is going out with a king",
-                    )
+                    f.error("finish_flags_inconsistent", where, "bank.flags_king")
                 if "four_kings" in flags and "four_of_kind" in flags:
-                    f.error(
-                        "finish_flags_inconsistent",
-                        where,
-                        "the four kings have their own flag: four_of_kind is four of a kind other than kings",
-                    )
+                    f.error("finish_flags_inconsistent", where, "bank.flags_four_kings")
                 if "trump_king" in flags and o.trump_scheme == 2:
-                    f.error(
-                        "trump_king_without_trumps",
-                        join(where, "trump_king"),
-                        "trump scheme 2 is played without trumps: there is no trump king",
-                    )
+                    f.error("trump_king_without_trumps", join(where, "trump_king"), "bank.no_trump_king")
             if left is _BAD or position is _BAD:
                 continue
             if position is not None and left:
-                f.error("left_cards_for_finisher", f"left_cards[{p}]", f"seat {p} went out: no cards left")
+                f.error("left_cards_for_finisher", f"left_cards[{p}]", "bank.left_cards_finisher", seat=p)
             if position is None and not left and o.leftover_rule == "penalty":
-                f.error(
-                    "left_cards_missing",
-                    f"left_cards[{p}]",
-                    f"seat {p} did not go out: the cards left in hand are needed for the penalty",
-                )
+                f.error("left_cards_missing", f"left_cards[{p}]", "bank.left_cards_missing", seat=p)
 
         if _BAD not in rec.captured and _BAD not in rec.left:
             captured = sum(rec.captured)
             held = sum(card_points(c) for cards in rec.left for c in cards)
             if captured + held > PACK_POINTS:
-                f.error(
-                    "points_exceed_deck",
-                    rec.captured_path,
-                    f"{captured} card points captured and {held} left in hand make {captured + held}; "
-                    f"the pack holds {PACK_POINTS}",
-                )
+                f.error("points_exceed_deck", rec.captured_path, "bank.points_exceed_deck",
+                        captured=captured, held=held, total=captured + held, pack=PACK_POINTS)
 
     def _warn(self, ev: Evaluation, state: dict[str, Any], rec: _Record, playing: frozenset[int]) -> None:
         went_out = sum(1 for p in playing if rec.finish[p] is not None)
         if went_out < len(playing) - 1:
-            ev.warn(
-                "play_blocked",
-                "finish",
-                f"only {went_out} of {len(playing)} players went out: play was blocked",
-            )
+            ev.warn("play_blocked", "finish", "bank.play_blocked", went_out=went_out, n=len(playing))
         rule = self.options.next_dealer_rule
         if state["parties"] == 0 or rec.dealer is None:
             return
         dealer = rec.dealer
         totals = [state["totals"][p] for p in sorted(playing)]
-        said = f"seat {dealer} dealt, but under next_dealer_rule = {rule}"
         if rule == "loser" and state["last_loser"] in playing and dealer != state["last_loser"]:
-            ev.warn("dealer_rule", "dealer", f"{said} the last loser, seat {state['last_loser']}, deals")
+            loser = state["last_loser"]
+            ev.warn("dealer_rule", "dealer", "bank.dealer_loser", seat=dealer, rule=rule, loser=loser)
         elif rule == "most_points" and state["totals"][dealer] != max(totals):
-            ev.warn("dealer_rule", "dealer", f"{said} a player with the most points ({max(totals)}) deals")
+            ev.warn("dealer_rule", "dealer", "bank.dealer_most", seat=dealer, rule=rule, points=max(totals))
         elif rule == "fewest_points" and state["totals"][dealer] != min(totals):
-            ev.warn("dealer_rule", "dealer", f"{said} a player with the fewest points ({min(totals)}) deals")
+            ev.warn("dealer_rule", "dealer", "bank.dealer_fewest", seat=dealer, rule=rule, points=min(totals))

@@ -13,6 +13,7 @@ from typing import Any
 
 from .cards import Card
 from .fields import MISSING, Fields, describe, is_int, join
+from .messages import Message, gettext_noop
 from .options import GameOptions, option
 from .result import Evaluation, competition_ranking
 from .ruleset import Ruleset, register, state_key_problems
@@ -35,28 +36,34 @@ class BastardOptions(GameOptions):
         False,
         seed=True,
         effect="scoring",
-        help="7♣ without 7♦ and without jacks scores 4 per trick (seed reading); classic: no effect.",
+        help=gettext_noop(
+            "7♣ without 7♦ and without jacks scores 4 per trick (seed reading); classic: no effect."
+        ),
     )
     removed_card_3p: str = option(
         "2S",
         seed="QS",
         effect="recorded",
         choices=("2S", "QS"),
-        help="Card removed from the pack with 3 players.",
+        help=gettext_noop("Card removed from the pack with 3 players."),
     )
     hands: int | str = option(
         "auto",
         effect="scoring",
         auto=True,
         minimum=1,
-        help='Hands per match; "auto" = 7 with 4 players, 9 with 3 (passing then covers the whole hand).',
+        help=gettext_noop(
+            'Hands per match; "auto" = 7 with 4 players, 9 with 3 (passing then covers the whole hand).'
+        ),
     )
     passing: str = option(
         "increasing",
         seed="none",
         effect="check",
         choices=("increasing", "none"),
-        help="Cards passed before each hand: 1, 3, 5 … (pagat), or none (seed); checked as a warning.",
+        help=gettext_noop(
+            "Cards passed before each hand: 1, 3, 5 … (pagat), or none (seed); checked as a warning."
+        ),
     )
 
 
@@ -70,22 +77,27 @@ class Pile:
     charm: bool
 
 
-def hand_score(pile: Pile, charm_alone_quadruples: bool = False) -> list[tuple[str, int, str]]:
+_CHARM_AND_UGLY = Message("bastard.note.charm_and_ugly")
+_UGLY_DOUBLES = Message("bastard.note.ugly_doubles")
+_CHARM_ALONE = Message("bastard.note.charm_alone")
+
+
+def hand_score(pile: Pile, charm_alone_quadruples: bool = False) -> list[tuple[str, int, Message]]:
     """The breakdown lines (item, points, note) of one player's hand (spec 10, Computation)."""
     t, j = pile.tricks, pile.jacks
-    lines = [("tricks", t, f"{t} trick{'s' if t != 1 else ''}")]
+    lines = [("tricks", t, Message("bastard.note.tricks", {"tricks": t}))]
     if pile.ugly and j == 0:
         if pile.charm:
-            lines.append(("charm_bonus", 3 * t, "7♦ and 7♣ without jacks: 4 per trick"))
+            lines.append(("charm_bonus", 3 * t, _CHARM_AND_UGLY))
         else:
-            lines.append(("ugly_bonus", t, "7♦ without jacks: tricks doubled"))
+            lines.append(("ugly_bonus", t, _UGLY_DOUBLES))
     elif pile.ugly and not pile.charm:
-        lines.append(("jacks", -2 * j, f"jacks {j}, doubled by the 7♦"))
+        lines.append(("jacks", -2 * j, Message("bastard.note.jacks_doubled", {"jacks": j})))
     elif j:
-        why = ", the 7♣ cancels the 7♦'s doubling" if pile.ugly else ""
-        lines.append(("jacks", -j, f"jacks {j}{why}"))
+        code = "bastard.note.jacks_cancelled" if pile.ugly else "bastard.note.jacks"
+        lines.append(("jacks", -j, Message(code, {"jacks": j})))
     elif pile.charm and charm_alone_quadruples:
-        lines.append(("charm_bonus", 3 * t, "7♣ alone without jacks: 4 per trick"))
+        lines.append(("charm_bonus", 3 * t, _CHARM_ALONE))
     return lines
 
 
@@ -141,7 +153,7 @@ STATE_KEYS = ("hands_played", "totals", "last_dealer", "over")
 @register
 class Bastard(Ruleset):
     key = "bastard"
-    title = "Bastard (Ugly)"
+    title = gettext_noop("Bastard (Ugly)")
     seat_counts = (3, 4)
     Options = BastardOptions
     record_schema = RECORD_SCHEMA
@@ -161,19 +173,19 @@ class Bastard(Ruleset):
             return problems
         played, totals, last, over = (state[k] for k in STATE_KEYS)
         if not is_int(played) or played < 0:
-            problems.append("hands_played must be an integer ≥ 0")
+            problems.append(Message("state.count_negative", {"key": "hands_played"}))
         if not (isinstance(totals, list) and len(totals) == n and all(map(is_int, totals))):
-            problems.append(f"totals must be a list of {n} integers")
+            problems.append(Message("state.integers", {"key": "totals", "n": n}))
         if last is not None and not (is_int(last) and 0 <= last < n):
-            problems.append(f"last_dealer must be a seat 0…{n - 1} or null")
+            problems.append(Message("state.seat_or_null", {"key": "last_dealer", "last": n - 1}))
         if not isinstance(over, bool):
-            problems.append("over must be true or false")
+            problems.append(Message("state.over_boolean"))
         if problems:
             return problems
         if (last is None) != (played == 0):
-            problems.append("last_dealer is null exactly before the first hand")
+            problems.append(Message("bastard.state.last_dealer"))
         if played > self.hands_per_match or (played == self.hands_per_match and not over):
-            problems.append(f"a match of {self.hands_per_match} hands is over after hand {played}")
+            problems.append(Message("bastard.state.over", {"hands": self.hands_per_match, "played": played}))
         return problems
 
     def _evaluate(self, state: dict[str, Any], record: dict[str, Any], ev: Evaluation,
@@ -195,9 +207,8 @@ class Bastard(Ruleset):
                 k = len(specials[p])
                 if tricks[p] < ceil(k / n):
                     ev.error(
-                        "specials_without_tricks", join("specials", p),
-                        f"seat {p} took {tricks[p]} trick(s) but holds {k} special card(s): "
-                        f"they need at least {ceil(k / n)} trick(s) of {n} cards",
+                        "specials_without_tricks", join("specials", p), "bastard.specials_without_tricks",
+                        seat=p, tricks=tricks[p], specials=k, needed=ceil(k / n), n=n,
                     )
         if ev.errors or None in (dealer, trump, tricks, specials, declared):
             return
@@ -224,11 +235,10 @@ class Bastard(Ruleset):
             total = expected_sum(piles, quadruple)
             for p in range(n):
                 if declared[p] != scores[p]:
-                    notes = "; ".join(note for _, _, note in hand_score(piles[p], quadruple))
+                    notes = [note for _, _, note in hand_score(piles[p], quadruple)]
                     ev.mismatch(
-                        p, declared[p], scores[p],
-                        f"{notes} = {scores[p]} (the hand's scores add up to {total}, "
-                        f"the declared ones to {sum(declared)})",
+                        p, declared[p], scores[p], "bastard.mismatch",
+                        notes=notes, score=scores[p], total=total, declared=sum(declared),
                     )
 
         self._warn(ev, state, dealer, pass_count)
@@ -249,7 +259,7 @@ class Bastard(Ruleset):
             return None
         trump = _TRUMP_ALIASES.get(value.strip().upper()) if isinstance(value, str) else None
         if trump is None:
-            f.error("trump_invalid", "trump", f"trump must be one of S, H, D, C, NT, not {describe(value)}")
+            f.error("trump_invalid", "trump", "bastard.trump_invalid", value=describe(value))
         return trump
 
     def _read_tricks(self, f: Fields, value: Any) -> list[int] | None:
@@ -262,17 +272,17 @@ class Bastard(Ruleset):
         for p, item in enumerate(items):
             where = join("tricks", p)
             if not is_int(item):
-                f.error("field_invalid", where, f"{where} must be an integer, not {describe(item)}")
+                f.error("field_invalid", where, "field.not_integer", path=where, value=describe(item))
             elif item < 0:
-                f.error("tricks_invalid", where, f"{where} is {item}: a player cannot take fewer than 0")
+                f.error("tricks_invalid", where, "bastard.tricks_negative", path=where, value=item)
             else:
                 out.append(item)
         if len(out) != self.seats:
             return None
         expected = TRICKS[self.seats]
         if sum(out) != expected:
-            f.error("tricks_sum", "tricks",
-                    f"the tricks add up to {sum(out)}; {self.seats} players take {expected}")
+            f.error("tricks_sum", "tricks", "bastard.tricks_sum",
+                    total=sum(out), seats=self.seats, expected=expected)
             return None
         return out
 
@@ -297,15 +307,16 @@ class Bastard(Ruleset):
                 try:
                     card = Card.parse(raw)
                 except ValueError as exc:
-                    f.error("card_invalid", where, f"{where}: {exc}")
+                    f.error("card_invalid", where, "field.card_invalid", path=where, reason=exc.text)
                     ok = False
                     continue
                 if card not in SPECIALS:
-                    f.error("special_invalid", where,
-                            f"{where}: {card} is not one of {' '.join(map(str, SPECIALS))}")
+                    f.error("special_invalid", where, "bastard.special_invalid",
+                            path=where, card=str(card), specials=" ".join(map(str, SPECIALS)))
                     ok = False
                 elif card in seen:
-                    f.error("special_duplicate", where, f"{where}: {card} also appears at {seen[card]}")
+                    f.error("special_duplicate", where, "field.card_duplicate",
+                            path=where, card=str(card), other=seen[card])
                     ok = False
                 else:
                     seen[card] = where
@@ -315,8 +326,7 @@ class Bastard(Ruleset):
             return None
         missing = [str(card) for card in SPECIALS if card not in seen]
         if missing:
-            f.error("special_missing", "specials",
-                    f"{', '.join(missing)} must be in some player's tricks (each special card is taken once)")
+            f.error("special_missing", "specials", "bastard.special_missing", cards=", ".join(missing))
             return None
         return out
 
@@ -324,13 +334,12 @@ class Bastard(Ruleset):
     def _warn(self, ev: Evaluation, state: dict[str, Any], dealer: int, pass_count: Any) -> None:
         last = state["last_dealer"]
         if last is not None and dealer != (last + 1) % self.seats:
-            ev.warn("dealer_rotation", "dealer",
-                    f"seat {last} dealt the previous hand, so seat {(last + 1) % self.seats} deals, "
-                    f"not seat {dealer}")
+            ev.warn("dealer_rotation", "dealer", "bastard.dealer_rotation",
+                    last=last, expected=(last + 1) % self.seats, dealer=dealer)
         if pass_count is MISSING:
             return
         hand = state["hands_played"] + 1
         expected = 2 * hand - 1 if self.options.passing == "increasing" else 0
         if pass_count != expected:
-            ev.warn("pass_count_schedule", "pass_count",
-                    f"hand {hand}: {expected} card(s) are passed, not {pass_count}")
+            ev.warn("pass_count_schedule", "pass_count", "bastard.pass_count",
+                    hand=hand, expected=expected, count=pass_count)

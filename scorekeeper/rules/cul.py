@@ -15,6 +15,7 @@ from typing import Any
 
 from .cards import SHORT_PACK, Card
 from .fields import MISSING, Fields, describe, is_int, join
+from .messages import Message, gettext_noop, term
 from .options import GameOptions, option
 from .result import Evaluation, competition_ranking
 from .ruleset import Ruleset, register, state_key_problems
@@ -38,25 +39,29 @@ class CulOptions(GameOptions):
         seed=128,
         effect="scoring",
         choices=(116, 128),
-        help="Not-go target with 6 players (the seed's 128 breaks the table's 24-point gap).",
+        help=gettext_noop("Not-go target with 6 players (the seed's 128 breaks the table's 24-point gap)."),
     )
     rating_scale: str = option(
         "literal",
         effect="scoring",
         choices=RATING_SCALES,
-        help="Rating formula: literal S(D−G)/(KT) + 50 %, or normalised 50 % + half of it.",
+        help=gettext_noop("Rating formula: literal S(D−G)/(KT) + 50 %, or normalised 50 % + half of it."),
     )
     trump_scheme: int = option(
         1,
         effect="recorded",
         choices=(1, 2, 3, 4, 5),
-        help="1 each a different trump; 2 no trumps; 3 one common; 4 two common; 5 ♦ junior, ♠ senior.",
+        help=gettext_noop(
+            "1 each a different trump; 2 no trumps; 3 one common; 4 two common; 5 ♦ junior, ♠ senior."
+        ),
     )
     dealer_rule: str = option(
         "previous_first_leader",
         effect="check",
         choices=("previous_first_leader", "free"),
-        help="Who deals the next party: the previous party's first leader (warned), or anybody.",
+        help=gettext_noop(
+            "Who deals the next party: the previous party's first leader (warned), or anybody."
+        ),
     )
 
 
@@ -188,23 +193,18 @@ STATE_KEYS = (
 )
 
 
-def _bet_text(bet: str) -> str:
-    return "go" if bet == "go" else "not go"
+_BET_TERMS = {"go": term("cul.bet.go"), "not_go": term("cul.bet.not_go")}
+_WHY = {-1: "cul.note.dropped", 1: "cul.note.gained", 0: "cul.note.unchanged"}
 
 
-def _why(bet: str, points: int, target: int, delta: int) -> str:
-    head = f"bet {_bet_text(bet)}, made {points} of {target}"
-    if delta == -1:
-        return f"{head}: reaching the target drops a bank"
-    if delta == 1:
-        return f"{head}: a failed go gains a bank"
-    return f"{head}: a failed not go changes nothing"
+def _why(bet: str, points: int, target: int, delta: int) -> Message:
+    return Message(_WHY[delta], {"bet": _BET_TERMS[bet], "points": points, "target": target})
 
 
 @register
 class Cul(Ruleset):
     key = "cul"
-    title = "cul («Жопа»)"
+    title = gettext_noop("cul («Жопа»)")
     seat_counts = (2, 3, 4, 5, 6)
     Options = CulOptions
     record_schema = RECORD_SCHEMA
@@ -233,18 +233,18 @@ class Cul(Ruleset):
         if problems:
             return problems
         if not is_int(state["parties"]) or state["parties"] < 0:
-            problems.append("parties must be an integer ≥ 0")
+            problems.append(Message("state.count_negative", {"key": "parties"}))
         for key in ("banks", "points_total", "dropped", "gained", "required_total"):
             value = state[key]
             if not (isinstance(value, list) and len(value) == n and all(map(is_int, value))):
-                problems.append(f"{key} must be a list of {n} integers")
+                problems.append(Message("state.integers", {"key": key, "n": n}))
             elif key != "points_total" and any(v < 0 for v in value):
-                problems.append(f"{key} must not hold negative numbers")
+                problems.append(Message("state.no_negatives", {"key": key}))
         leader = state["last_first_leader"]
         if leader is not None and not (is_int(leader) and 0 <= leader < n):
-            problems.append(f"last_first_leader must be a seat 0…{n - 1} or null")
+            problems.append(Message("state.seat_or_null", {"key": "last_first_leader", "last": n - 1}))
         if not isinstance(state["over"], bool):
-            problems.append("over must be true or false")
+            problems.append(Message("state.over_boolean"))
         if problems:
             return problems
         # Spec 8, state invariant: banks = 3 − dropped + gained ≥ 0.
@@ -252,7 +252,7 @@ class Cul(Ruleset):
             expected = START_BANKS - state["dropped"][p] + state["gained"][p]
             if state["banks"][p] != expected:
                 problems.append(
-                    f"banks[{p}] is {state['banks'][p]}, but 3 − dropped + gained = {expected}"
+                    Message("cul.state.banks", {"seat": p, "banks": state["banks"][p], "expected": expected})
                 )
         return problems
 
@@ -296,16 +296,17 @@ class Cul(Ruleset):
                 delta = 0
             deltas.append(delta)
             required.append(target)
-            ev.line(p, "bank_change", delta, _why(bets[p], points[p], target, delta))
+            ev.line(p, "bank_change", delta, _WHY[delta],
+                    bet=_BET_TERMS[bets[p]], points=points[p], target=target)
         ev.scores = deltas
 
         computed_banks = [b + d for b, d in zip(state["banks"], deltas, strict=True)]
         for p in range(n):
             if declared[p] != computed_banks[p]:
                 ev.mismatch(
-                    p, declared[p], computed_banks[p],
-                    f"{_why(bets[p], points[p], required[p], deltas[p])} "
-                    f"({state['banks'][p]} → {computed_banks[p]} banks)",
+                    p, declared[p], computed_banks[p], "cul.mismatch",
+                    why=_why(bets[p], points[p], required[p], deltas[p]),
+                    before=state["banks"][p], after=computed_banks[p],
                 )
 
         self._warn(ev, state, dealer, bonuses, captured)
@@ -380,18 +381,18 @@ class Cul(Ruleset):
             ok = True
             for i, claim in enumerate(claims):
                 where = join(path, i)
-                claim = f.obj(claim, where, 'an object like {"item": "queen_king"}')
+                claim = f.obj(claim, where, "cul.bonus_claim_not_object")
                 item = MISSING if claim is None else f.get(claim, "item", where)
                 if item is MISSING:
                     ok = False
                     continue
                 where = join(where, "item")
                 if not (isinstance(item, str) and item in BONUS_VALUES):
-                    f.error("bonus_invalid", where,
-                            f"{where}: {describe(item)} is not one of {', '.join(BONUS_VALUES)}")
+                    f.error("bonus_invalid", where, "cul.bonus_unknown",
+                            path=where, value=describe(item), allowed=", ".join(BONUS_VALUES))
                     ok = False
                 elif item in names:
-                    f.error("bonus_invalid", where, f"{where}: {item} is claimed twice by seat {p}")
+                    f.error("bonus_invalid", where, "cul.bonus_twice", path=where, item=item, seat=p)
                     ok = False
                 else:
                     names.append(item)
@@ -408,11 +409,10 @@ class Cul(Ruleset):
             cards = sum(card_value(c) for c in captured[p])
             extra = sum(BONUS_VALUES[item] for item in claims)
             if points[p] != cards + extra:
-                bonus_text = f" + bonuses {extra}" if claims else ""
                 ev.error(
                     "points_cards_mismatch", f"points[{p}]",
-                    f"seat {p} reports {points[p]} points, the captured cards give {cards}{bonus_text}"
-                    f" = {cards + extra}",
+                    "cul.points_with_bonuses" if claims else "cul.points_cards",
+                    seat=p, points=points[p], cards=cards, bonuses=extra, total=cards + extra,
                 )
 
     # -- warnings ----------------------------------------------------------------
@@ -421,8 +421,7 @@ class Cul(Ruleset):
         previous = state["last_first_leader"]
         checked = self.options.dealer_rule == "previous_first_leader"
         if checked and previous is not None and dealer != previous:
-            ev.warn("dealer_rule", "dealer",
-                    f"seat {previous} led first in the previous party and should deal, not seat {dealer}")
+            ev.warn("dealer_rule", "dealer", "cul.dealer_rule", previous=previous, dealer=dealer)
         if captured is None or bonuses is None:
             return
         for p in range(self.seats):
@@ -430,8 +429,8 @@ class Cul(Ruleset):
                 continue
             for i, item in enumerate(bonuses[p]):
                 if not bonus_supported(item, captured[p]):
-                    ev.warn("bonus_unsupported", f"bonuses[{p}][{i}].item",
-                            f"seat {p} claims {item} but the captured cards do not show it")
+                    ev.warn("bonus_unsupported", f"bonuses[{p}][{i}].item", "cul.bonus_unsupported",
+                            seat=p, item=item)
 
 
 def bonus_supported(item: str, cards: list[Card]) -> bool:

@@ -1,8 +1,15 @@
-"""Errors of the rules engine: ``ValueError`` subclasses with stable codes."""
+"""Errors of the rules engine: ``ValueError`` subclasses with stable codes.
+
+An error's text is a ``Message`` (code and parameters, see ``messages``): ``str(exc)`` and
+``exc.message`` are English, ``exc.text`` renders in any language.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from .messages import Message
+from .result import text_of
 
 if TYPE_CHECKING:
     from .result import Evaluation, Problem
@@ -13,12 +20,20 @@ class RulesError(ValueError):
 
     code = "rules_error"
 
-    def __init__(self, message: str, *, code: str | None = None, path: str = ""):
-        super().__init__(message)
+    def __init__(self, message: str | Message, *, code: str | None = None, path: str = ""):
+        text = message if isinstance(message, Message) else Message(message)
+        super().__init__(text)
         if code is not None:
             self.code = code
         self.path = path
-        self.message = message
+        self.text = text
+
+    @property
+    def message(self) -> str:
+        return str(self.text)
+
+    def __str__(self) -> str:
+        return str(self.text)
 
 
 class CardInvalid(RulesError):
@@ -36,7 +51,8 @@ class OptionsInvalid(RulesError):
 
     def __init__(self, problems: list[Problem]):
         self.problems = problems
-        super().__init__("; ".join(f"{p.path}: {p.message}" for p in problems))
+        at: list[Any] = [Message("result.at_path", {"path": p.path, "message": text_of(p)}) for p in problems]
+        super().__init__(Message("result.problems", {"problems": at}))
 
 
 class HandRejected(RulesError):
@@ -52,5 +68,4 @@ class HandRejected(RulesError):
         self.evaluation = evaluation
         first = (evaluation.errors or evaluation.mismatches)[0]
         code = getattr(first, "code", "score_mismatch")
-        message = getattr(first, "message", None) or getattr(first, "explanation", "")
-        super().__init__(message, code=code)
+        super().__init__(text_of(first), code=code)

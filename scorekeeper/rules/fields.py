@@ -12,6 +12,7 @@ from typing import Any
 
 from .cards import Card
 from .errors import CardInvalid
+from .messages import Message, term
 from .result import Evaluation
 
 MISSING: Any = object()
@@ -33,8 +34,8 @@ class Fields:
         self.ev = evaluation
         self.seats = seats
 
-    def error(self, code: str, path: str, message: str) -> None:
-        self.ev.error(code, path, message)
+    def error(self, code: str, path: str, message: str | Message, /, **params: Any) -> None:
+        self.ev.error(code, path, message, **params)
 
     # -- presence --------------------------------------------------------
     def get(self, obj: dict, key: str, path: str = "", *, required: bool = True) -> Any:
@@ -48,13 +49,14 @@ class Fields:
         if value is None:
             value = MISSING
         if value is MISSING and required:
-            self.error("field_missing", where, f"{where} is required")
+            self.error("field_missing", where, "field.required", path=where)
         return value
 
-    def obj(self, value: Any, path: str, what: str = "an object") -> dict | None:
+    def obj(self, value: Any, path: str, what: str = "field.must_be_object") -> dict | None:
+        """``value`` if it is an object; ``what`` is the message saying what it must be."""
         if isinstance(value, dict):
             return value
-        self.error("field_invalid", path, f"{path or 'the record'} must be {what}")
+        self.error("field_invalid", path, what, path=path or term("field.the_record"))
         return None
 
     # -- scalars ---------------------------------------------------------
@@ -70,18 +72,18 @@ class Fields:
         """An integer within the bounds; ``code`` is the game's code for one outside them
         (a non-integer is always ``field_invalid``, spec 1.7)."""
         if not is_int(value):
-            self.error("field_invalid", path, f"{path} must be an integer, not {describe(value)}")
+            self.error("field_invalid", path, "field.not_integer", path=path, value=describe(value))
             return None
         if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
             bounds = f"{'' if minimum is None else minimum}…{'' if maximum is None else maximum}"
-            self.error(code, path, f"{path} is {value}, outside {bounds}")
+            self.error(code, path, "field.out_of_bounds", path=path, value=value, bounds=bounds)
             return None
         return value
 
     def boolean(self, value: Any, path: str) -> bool | None:
         if isinstance(value, bool):
             return value
-        self.error("field_invalid", path, f"{path} must be true or false, not {describe(value)}")
+        self.error("field_invalid", path, "field.not_boolean", path=path, value=describe(value))
         return None
 
     def choice(self, value: Any, path: str, choices: Iterable[str], code: str = "field_invalid"):
@@ -89,21 +91,22 @@ class Fields:
         if isinstance(value, str) and value in choices:
             return value
         allowed = ", ".join(choices)
-        self.error(code, path, f"{path} must be one of {allowed}, not {describe(value)}")
+        self.error(code, path, "field.not_a_choice", path=path, allowed=allowed, value=describe(value))
         return None
 
     def seat(self, value: Any, path: str, seats: int | None = None) -> int | None:
         n = self.seats if seats is None else seats
         if is_int(value) and 0 <= value < n:
             return value
-        self.error("seat_out_of_range", path, f"{path} must be a seat 0…{n - 1}, not {describe(value)}")
+        self.error("seat_out_of_range", path, "field.not_a_seat",
+                   path=path, last=n - 1, value=describe(value))
         return None
 
     # -- lists -----------------------------------------------------------
     def array(self, value: Any, path: str) -> list | None:
         if isinstance(value, list):
             return value
-        self.error("field_invalid", path, f"{path} must be a list, not {describe(value)}")
+        self.error("field_invalid", path, "field.not_a_list", path=path, value=describe(value))
         return None
 
     def per_seat(self, value: Any, path: str) -> list | None:
@@ -112,7 +115,8 @@ class Fields:
         if items is None:
             return None
         if len(items) != self.seats:
-            self.error("array_length", path, f"{path} must have {self.seats} entries, not {len(items)}")
+            self.error("array_length", path, "field.per_seat_length",
+                       path=path, seats=self.seats, length=len(items))
             return None
         return items
 
@@ -145,10 +149,10 @@ class Fields:
         try:
             card = Card.parse(value)
         except CardInvalid as exc:
-            self.error("card_invalid", path, f"{path}: {exc}")
+            self.error("card_invalid", path, "field.card_invalid", path=path, reason=exc.text)
             return None
         if card not in pack:
-            self.error("card_invalid", path, f"{path}: {card} is not in this game's pack")
+            self.error("card_invalid", path, "field.card_not_in_pack", path=path, card=str(card))
             return None
         return card
 
@@ -169,7 +173,8 @@ class Fields:
                 ok = False
                 continue
             if card in seen:
-                self.error("card_duplicate", where, f"{where}: {card} also appears at {seen[card]}")
+                self.error("card_duplicate", where, "field.card_duplicate",
+                           path=where, card=str(card), other=seen[card])
                 ok = False
                 continue
             seen[card] = where
@@ -177,9 +182,11 @@ class Fields:
         return result if ok else None
 
 
-def describe(value: Any) -> str:
+def describe(value: Any) -> str | Message:
+    """The value as a message shows it: a JSON literal as written, or what kind of thing it is
+    (a ``Message``, so that "an object" is read in the reader's language)."""
     if value is MISSING:
-        return "nothing"
+        return _NOTHING
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -188,4 +195,9 @@ def describe(value: Any) -> str:
         return repr(value)
     if isinstance(value, str):
         return repr(value) if len(value) <= 20 else repr(value[:20] + "…")
-    return {dict: "an object", list: "a list"}.get(type(value), type(value).__name__)
+    kind = _KINDS.get(type(value))
+    return type(value).__name__ if kind is None else kind
+
+
+_NOTHING = term("value.nothing")
+_KINDS = {dict: term("value.an_object"), list: term("value.a_list")}

@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Self
 
 from .errors import OptionsInvalid
 from .fields import describe, is_int
+from .messages import Message
 from .result import Problem
 
 PRESETS = ("classic", "seed")
@@ -91,25 +92,25 @@ class GameOptions:
         if preset is None:
             preset = "classic"
         if preset not in PRESETS:
-            problems.append(
-                Problem("preset_invalid", "preset", f"preset must be classic or seed, not {describe(preset)}")
-            )
+            params = {"value": describe(preset)}
+            problems.append(Problem("preset_invalid", "preset", "option.preset_invalid", params))
             raise OptionsInvalid(problems)
         if overrides is None:
             overrides = {}
         if not isinstance(overrides, dict):
-            raise OptionsInvalid([Problem("field_invalid", "options", "options must be an object")])
+            raise OptionsInvalid([Problem("field_invalid", "options", "option.not_an_object")])
         fields = {f.name: f for f in dataclasses.fields(cls)}
         values = {name: f.metadata[preset] for name, f in fields.items()}
         for name, value in overrides.items():
             path = f"options.{name}"
             f = fields.get(name)
             if f is None:
-                problems.append(Problem("option_unknown", path, f"{name} is not an option of this game"))
+                problems.append(Problem("option_unknown", path, "option.unknown", {"name": name}))
                 continue
             message = _check_value(f.metadata, value)
             if message:
-                problems.append(Problem("option_invalid", path, f"{name} {message}"))
+                params = {"name": name, **message.params}
+                problems.append(Problem("option_invalid", path, message.code, params))
                 continue
             values[name] = value
         if problems:
@@ -120,20 +121,21 @@ class GameOptions:
         return dataclasses.asdict(self)
 
 
-def _check_value(meta: dict, value: Any) -> str | None:
-    """Why ``value`` is not acceptable for the option described by ``meta``, or None."""
+def _check_value(meta: dict, value: Any) -> Message | None:
+    """Why ``value`` is not acceptable for the option described by ``meta`` (its message
+    without the option's ``name``), or None."""
     kind = _kind(meta, meta["classic"])
     if kind == "bool":
-        return None if isinstance(value, bool) else f"must be true or false, not {describe(value)}"
+        return None if isinstance(value, bool) else Message("option.not_boolean", {"value": describe(value)})
     if kind == "enum":
         if value in meta["choices"] and type(value) is type(meta["classic"]):
             return None
         allowed = ", ".join(str(c) for c in meta["choices"])
-        return f"must be one of {allowed}, not {describe(value)}"
+        return Message("option.not_a_choice", {"allowed": allowed, "value": describe(value)})
     if kind == "auto_int" and value == "auto":
         return None
     minimum = meta["minimum"] if meta["minimum"] is not None else 1
     if is_int(value) and value >= minimum:
         return None
-    prefix = '"auto" or ' if kind == "auto_int" else ""
-    return f"must be {prefix}an integer ≥ {minimum}, not {describe(value)}"
+    code = "option.not_auto_or_integer" if kind == "auto_int" else "option.not_integer"
+    return Message(code, {"minimum": minimum, "value": describe(value)})

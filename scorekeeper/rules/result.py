@@ -1,60 +1,90 @@
-"""The result shape of spec 1.5 and the collector games fill while evaluating a hand."""
+"""The result shape of spec 1.5 and the collector games fill while evaluating a hand.
+
+Errors, warnings, mismatch explanations and breakdown notes hold a message code and its
+parameters (see ``messages``); their English text is rendered when it is read.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from .messages import MESSAGES, Message, params_to_json, render
+
+
+def _with_text(out: dict[str, Any], key: str, code: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``out`` with the English text under ``key``, and its ``key_code`` and ``key_params`` (the
+    stable form, for storage); a plain text (a test's fake game writes one) has no code."""
+    out[key] = render(code, params)
+    if code in MESSAGES:
+        out[f"{key}_code"] = code
+        out[f"{key}_params"] = params_to_json(params)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """An error or a warning: a stable ``code``, a ``path`` into the input, a human ``message``."""
+    """An error or a warning: a stable ``code``, a ``path`` into the input, and its message
+    (``message_code`` with ``message_params``; ``message`` is the English text)."""
 
     code: str
     path: str
-    message: str
+    message_code: str
+    message_params: Mapping[str, Any] | None = None
 
-    def to_dict(self) -> dict[str, str]:
-        return {"code": self.code, "path": self.path, "message": self.message}
+    #: The English text, rendered when it is read.
+    message = property(lambda self: render(self.message_code, self.message_params))
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"code": self.code, "path": self.path}
+        return _with_text(out, "message", self.message_code, self.message_params)
 
 
 @dataclass(frozen=True, slots=True)
 class Mismatch:
-    """A seat's declared value differs from the computed one."""
+    """A seat's declared value differs from the computed one; ``explanation`` says why."""
 
     seat: int
     declared: Any
     computed: Any
-    explanation: str
+    explanation_code: str
+    explanation_params: Mapping[str, Any] | None = None
+
+    explanation = property(lambda self: render(self.explanation_code, self.explanation_params))
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "declared": self.declared,
-            "computed": self.computed,
-            "explanation": self.explanation,
-        }
+        out = {"seat": self.seat, "declared": self.declared, "computed": self.computed}
+        return _with_text(out, "explanation", self.explanation_code, self.explanation_params)
 
     def as_problem(self) -> Problem:
-        return Problem(
-            "score_mismatch",
-            f"declared[{self.seat}]",
-            f"seat {self.seat} declared {self.declared}, the rules give {self.computed}: "
-            f"{self.explanation}",
-        )
+        params = {"seat": self.seat, "declared": self.declared, "computed": self.computed,
+                  "explanation": text_of(self)}
+        return Problem("score_mismatch", f"declared[{self.seat}]", "result.score_mismatch", params)
 
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One breakdown line: ``points`` earned by ``seat`` for ``item``."""
+    """One breakdown line: ``points`` earned by ``seat`` for ``item``; ``note`` says how."""
 
     seat: int
     item: str
     points: int
-    note: str
+    note_code: str
+    note_params: Mapping[str, Any] | None = None
+
+    note = property(lambda self: render(self.note_code, self.note_params))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "item": self.item, "points": self.points, "note": self.note}
+        out = {"seat": self.seat, "item": self.item, "points": self.points}
+        return _with_text(out, "note", self.note_code, self.note_params)
+
+
+def text_of(item: Problem | Mismatch) -> Message:
+    """The message of a problem or a mismatch, to render in any language or nest in another."""
+    if isinstance(item, Problem):
+        return Message(item.message_code, item.message_params)
+    return Message(item.explanation_code, item.explanation_params)
 
 
 @dataclass(slots=True)
@@ -75,17 +105,29 @@ class Evaluation:
         return not self.errors and not self.mismatches
 
     # -- filling ---------------------------------------------------------
-    def error(self, code: str, path: str, message: str) -> None:
-        self.errors.append(Problem(code, path, message))
+    # ``message`` is a catalog code and ``params`` its parameters, or a ``Message``; a text the
+    # catalog does not know is shown as it is (a test's fake game writes plain English).
+    def error(self, code: str, path: str, message: str | Message, /, **params: Any) -> None:
+        if type(message) is Message:
+            message, params = message
+        self.errors.append(Problem(code, path, message, params))
 
-    def warn(self, code: str, path: str, message: str) -> None:
-        self.warnings.append(Problem(code, path, message))
+    def warn(self, code: str, path: str, message: str | Message, /, **params: Any) -> None:
+        if type(message) is Message:
+            message, params = message
+        self.warnings.append(Problem(code, path, message, params))
 
-    def line(self, seat: int, item: str, points: int, note: str) -> None:
-        self.breakdown.append(Line(seat, item, points, note))
+    def line(self, seat: int, item: str, points: int, note: str | Message, /, **params: Any) -> None:
+        if type(note) is Message:
+            note, params = note
+        self.breakdown.append(Line(seat, item, points, note, params))
 
-    def mismatch(self, seat: int, declared: Any, computed: Any, explanation: str) -> None:
-        self.mismatches.append(Mismatch(seat, declared, computed, explanation))
+    def mismatch(
+        self, seat: int, declared: Any, computed: Any, explanation: str | Message, /, **params: Any
+    ) -> None:
+        if type(explanation) is Message:
+            explanation, params = explanation
+        self.mismatches.append(Mismatch(seat, declared, computed, explanation, params))
 
     def discard_scoring(self) -> None:
         """Errors stop the evaluation: nothing is scored (spec 1.5)."""

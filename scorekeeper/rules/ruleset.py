@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from .errors import HandRejected, UnknownGame
+from .messages import Message
 from .options import GameOptions
 from .result import Evaluation, Problem
 
@@ -21,14 +22,17 @@ def find_ruleset(key: str) -> type[Ruleset]:
     try:
         return RULESETS[key]
     except (KeyError, TypeError):
-        raise UnknownGame(f"unknown game {key!r}; known: {', '.join(sorted(RULESETS))}") from None
+        known = ", ".join(sorted(RULESETS))
+        raise UnknownGame(Message("game.unknown", {"key": repr(key), "known": known})) from None
 
 
-def state_key_problems(state: dict[str, Any], keys: tuple[str, ...], *, closed: bool = True) -> list[str]:
+def state_key_problems(
+    state: dict[str, Any], keys: tuple[str, ...], *, closed: bool = True
+) -> list[Message]:
     """The state's missing keys and, when ``closed``, its keys the game does not know."""
-    problems = [f"{key} is missing" for key in keys if key not in state]
+    problems = [Message("state.key_missing", {"key": key}) for key in keys if key not in state]
     if closed:
-        problems += [f"{key} is not a state field" for key in state if key not in keys]
+        problems += [Message("state.key_unknown", {"key": str(key)}) for key in state if key not in keys]
     return problems
 
 
@@ -66,7 +70,7 @@ class Ruleset:
     def initial_state(self) -> dict[str, Any]:
         raise NotImplementedError
 
-    def state_problems(self, state: dict[str, Any]) -> list[str]:
+    def state_problems(self, state: dict[str, Any]) -> list[Message]:
         """Why ``state`` is malformed or breaks the game's invariants (empty if fine)."""
         raise NotImplementedError
 
@@ -85,23 +89,24 @@ class Ruleset:
         ev = Evaluation()
         if self.seats not in self.seat_counts:
             allowed = ", ".join(map(str, self.seat_counts))
-            ev.error("seat_count", "seats", f"{self.key} is played by {allowed} players, not {self.seats}")
+            ev.error("seat_count", "seats", "game.seat_count",
+                     game=self.key, allowed=allowed, seats=self.seats)
             return ev
         if state is None:
             state = self.initial_state()
         elif not isinstance(state, dict):
-            ev.error("state_invalid", "state", "the state must be an object or null")
+            ev.error("state_invalid", "state", "state.not_an_object")
             return ev
         else:
             reasons = self.state_problems(state)
             if reasons:
-                ev.error("state_invalid", "state", "; ".join(reasons))
+                ev.error("state_invalid", "state", "state.problems", reasons=reasons)
                 return ev
         if state.get("over"):
-            ev.error("match_already_over", "state", "the match is already over")
+            ev.error("match_already_over", "state", "state.match_over")
             return ev
         if not isinstance(record, dict):
-            ev.error("field_invalid", "", "the hand record must be a JSON object")
+            ev.error("field_invalid", "", "field.record_not_object")
             return ev
         self._evaluate(state, record, ev, accept_declared)
         if ev.errors:

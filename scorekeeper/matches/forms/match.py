@@ -9,6 +9,7 @@ from django import forms
 from scorekeeper.rules import find_ruleset
 from scorekeeper.rules.options import PRESETS
 
+from .. import i18n
 from ..models import Player
 from .base import BLANK, any_value
 
@@ -35,7 +36,7 @@ class MatchCreateForm(forms.Form):
     def __init__(self, *args: Any, game: str, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.ruleset = find_ruleset(game)
-        self.catalog = self.ruleset.describe()
+        self.catalog = i18n.game(self.ruleset.describe())
         self.max_seats = max(self.catalog["seats"])
         for spec in self.catalog["options"]:
             self.fields[f"opt_{spec['name']}"] = self._option_field(spec)

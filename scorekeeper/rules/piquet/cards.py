@@ -24,14 +24,14 @@ from typing import Any
 from ..cards import SUITS, Card
 from ..errors import CardInvalid
 from ..fields import is_int
+from ..messages import Message, term
 from ..result import Evaluation
 from .declarations import PIQUET_RANKS as RANKS
 from .declarations import (
     RANK_INDEX,
-    RANK_NAMES,
     RANK_PIPS,
     RANK_PLURALS,
-    SEQUENCE_NAMES,
+    RUN_NAMES,
     SET_NAMES,
     piquet_rank,
 )
@@ -49,7 +49,13 @@ _RANK_MASKS = tuple(0x01010101 << r for r in range(8))
 _FACE_MASK = _RANK_MASKS[4] | _RANK_MASKS[5] | _RANK_MASKS[6]  # J, Q, K (spec 2.1)
 _SET_RANKS = (7, 6, 5, 4, 3)  # A K Q J 10, best first
 _SET_RANKS_NO_ACES = (6, 5, 4, 3)
-_CATEGORY_NAMES = {"point": "point", "sequences": "sequence", "sets": "set"}
+#: Per category, the warning that a better combination is held than the one declared, or when
+#: nothing was declared.
+_BETTER_HELD = {
+    "point": ("piquet.better_point", "piquet.better_point_none"),
+    "sequences": ("piquet.better_sequence", "piquet.better_sequence_none"),
+    "sets": ("piquet.better_set", "piquet.better_set_none"),
+}
 
 
 def _card_lookup() -> dict[str, int]:
@@ -164,7 +170,7 @@ def parse_card(text: object) -> int:
     card = Card.parse(text)  # raises CardInvalid with the reason
     index = _CARD_LOOKUP.get(card.rank + card.suit)
     if index is None:
-        raise CardInvalid(f"{card} is not in the piquet pack")
+        raise CardInvalid(Message("piquet.card_not_in_pack", {"card": str(card)}))
     return index
 
 
@@ -185,7 +191,7 @@ def _read_card(raw: object, path: str, ev: Evaluation) -> int | None:
     try:
         return parse_card(raw)
     except CardInvalid as exc:
-        ev.error("card_invalid", path, f"{path}: {exc}")
+        ev.error("card_invalid", path, "field.card_invalid", path=path, reason=exc.text)
         return None
 
 
@@ -218,21 +224,21 @@ def _fast_hands(value: Any) -> list[int] | None:
 
 def _read_hands_reporting(key: str, value: Any, ev: Evaluation) -> list[int] | None:
     if not isinstance(value, list):
-        ev.error("field_invalid", key, f"{key} must be a list of two lists of cards")
+        ev.error("field_invalid", key, "piquet.hands_not_lists", key=key)
         return None
     if len(value) != 2:
-        ev.error("array_length", key, f"{key} must have 2 entries, one per seat, not {len(value)}")
+        ev.error("array_length", key, "piquet.hands_length", key=key, count=len(value))
         return None
     masks, ok = [], True
     seen: dict[int, str] = {}
     for seat, cards in enumerate(value):
         where = f"{key}[{seat}]"
         if not isinstance(cards, list):
-            ev.error("field_invalid", where, f"{where} must be a list of cards")
+            ev.error("field_invalid", where, "piquet.hand_not_list", path=where)
             ok = False
             continue
         if len(cards) != HAND_SIZE:
-            ev.error("hand_size", where, f"{where} has {len(cards)} cards; a piquet hand has {HAND_SIZE}")
+            ev.error("hand_size", where, "piquet.hand_size", path=where, count=len(cards), size=HAND_SIZE)
             ok = False
         mask = 0
         for i, raw in enumerate(cards):
@@ -242,7 +248,8 @@ def _read_hands_reporting(key: str, value: Any, ev: Evaluation) -> list[int] | N
                 ok = False
                 continue
             if index in seen:
-                ev.error("card_duplicate", path, f"{path}: {CARD_NAMES[index]} also appears at {seen[index]}")
+                ev.error("card_duplicate", path, "field.card_duplicate",
+                         path=path, card=CARD_NAMES[index], other=seen[index])
                 ok = False
                 continue
             seen[index] = path
@@ -279,7 +286,7 @@ def check_card_level(
     if not _present(record, "trick_cards"):
         return None
     if not has_hands:
-        ev.error("hands_required", "trick_cards", "trick_cards can be checked only with the hands")
+        ev.error("hands_required", "trick_cards", "piquet.hands_required")
         return None
     tricks = _read_trick_cards(record["trick_cards"], ev)
     if tricks is None or hands is None:
@@ -290,12 +297,15 @@ def check_card_level(
     return winners
 
 
-def _seat_names(elder: int) -> tuple[str, str]:
+def _seat_names(elder: int) -> tuple[Message, Message]:
     younger = 1 - elder
-    names = ["", ""]
-    names[elder] = f"elder (seat {elder})"
-    names[younger] = f"younger (seat {younger})"
+    names: list[Any] = [None, None]
+    names[elder] = Message("piquet.who", {"hand": _ELDER, "seat": elder})
+    names[younger] = Message("piquet.who", {"hand": _YOUNGER, "seat": younger})
     return names[0], names[1]
+
+
+_ELDER, _YOUNGER = term("piquet.elder"), term("piquet.younger")
 
 
 def _seats(value: Any) -> list[int]:
@@ -315,50 +325,39 @@ def _check_carte_blanche(value: Any, dealt: list[int], ev: Evaluation, names) ->
         face = dealt[seat] & _FACE_MASK
         if face:
             shown = ", ".join(mask_cards(face))
-            ev.error(
-                "carte_blanche_unsupported",
-                "carte_blanche",
-                f"{names[seat]} declared carte blanche but was dealt {shown}",
-            )
+            ev.error("carte_blanche_unsupported", "carte_blanche", "piquet.blanche_unsupported",
+                     who=names[seat], cards=shown)
     for seat in (0, 1):
         if seat not in holders and not dealt[seat] & _FACE_MASK:
-            ev.warn(
-                "carte_blanche_not_declared",
-                "carte_blanche",
-                f"{names[seat]} was dealt no king, queen or jack but did not declare carte blanche",
-            )
+            ev.warn("carte_blanche_not_declared", "carte_blanche", "piquet.blanche_not_declared",
+                    who=names[seat])
 
 
 def _better_held(category: str, holders: list[int], best: list[int], declared: int, ev, names, what):
     """Spec 2.6 warning: a non-scorer holds a strictly better combination than the best declared
     one (so he sank it, or the record gives the category to the wrong player)."""
+    than, none = _BETTER_HELD[category]
     for seat in holders:
         if best[seat] > declared:
-            shown = f"than the declared {what(declared)}" if declared >= 0 else "and nothing was declared"
-            ev.warn(
-                "better_combination_held",
-                category,
-                f"{names[seat]} holds a better {_CATEGORY_NAMES[category]}, {what(best[seat])}, {shown}",
-            )
+            if declared >= 0:
+                ev.warn("better_combination_held", category, than,
+                        who=names[seat], better=what(best[seat]), declared=what(declared))
+            else:
+                ev.warn("better_combination_held", category, none, who=names[seat], better=what(best[seat]))
 
 
-def _point_text(key: int) -> str:
-    return f"point of {key // 128} ({key % 128})"
+def _point_text(key: int) -> Message:
+    return Message("piquet.point", {"cards": key // 128, "pips": key % 128})
 
 
-def _run_text(key: int) -> str:
+def _run_text(key: int) -> Message:
     length, top = divmod(key, 8)
-    return f"{SEQUENCE_NAMES.get(length, f'run of {length}')} to the {_rank_word(top)}"
+    return RUN_NAMES[length, RANKS[top]]
 
 
-def _set_text(key: int) -> str:
+def _set_text(key: int) -> Message:
     count, rank = divmod(key, 8)
-    return f"{SET_NAMES.get(count, f'{count} of a kind')} of {_rank_word(rank, plural=True)}"
-
-
-def _rank_word(rank: int, plural: bool = False) -> str:
-    """The name of the rank at index ``rank``, from the family's one table of rank names."""
-    return (RANK_PLURALS if plural else RANK_NAMES)[RANKS[rank]]
+    return SET_NAMES[count, RANKS[rank]]
 
 
 def _rank(value: Any) -> int | None:
@@ -380,12 +379,8 @@ def _check_point(point: Any, hands: list[int], ev: Evaluation, names) -> None:
     supporters = [0, 1] if tied else _seats(scorer)
     for seat in supporters:
         if not _holds_point(hands[seat], key):
-            ev.error(
-                "point_unsupported",
-                "point",
-                f"{names[seat]} holds no suit with {cards} cards worth {pips}"
-                + (" (an equal point needs both players to hold it)" if tied else ""),
-            )
+            code = "piquet.point_unsupported_equal" if tied else "piquet.point_unsupported"
+            ev.error("point_unsupported", "point", code, who=names[seat], cards=cards, pips=pips)
     others = [0, 1] if tied else [1 - s for s in supporters]
     _better_held("point", others, best, key, ev, names, _point_text)
 
@@ -414,12 +409,8 @@ def _check_sequences(sequences: Any, hands: list[int], ev: Evaluation, names) ->
         mask = _run_mask(length, top)
         for seat in (0, 1):
             if not _fit_runs([mask], list(_suits(hands[seat]))):
-                ev.error(
-                    "sequence_unsupported",
-                    "sequences.runs[0]",
-                    f"{names[seat]} does not hold a {_run_text(length * 8 + top)} "
-                    "(an equal sequence needs both players to hold it)",
-                )
+                ev.error("sequence_unsupported", "sequences.runs[0]", "piquet.run_unsupported_equal",
+                         who=names[seat], run=_run_text(length * 8 + top))
         others = [0, 1]
     else:
         if scorer not in (0, 1):
@@ -429,20 +420,12 @@ def _check_sequences(sequences: Any, hands: list[int], ev: Evaluation, names) ->
         for length, top, i in runs:
             if not _fit_runs([_run_mask(length, top)], suits):
                 alone_ok = False
-                ev.error(
-                    "sequence_unsupported",
-                    f"sequences.runs[{i}]",
-                    f"{names[scorer]} does not hold a {_run_text(length * 8 + top)}",
-                )
+                ev.error("sequence_unsupported", f"sequences.runs[{i}]", "piquet.run_unsupported",
+                         who=names[scorer], run=_run_text(length * 8 + top))
         if alone_ok:
             masks = [_run_mask(length, top) for length, top, _ in runs]
             if not _fit_runs(sorted(masks, key=int.bit_count, reverse=True), suits):
-                ev.error(
-                    "sequence_unsupported",
-                    "sequences.runs",
-                    f"{names[scorer]} holds each declared run but not all of them at once "
-                    "(the runs would share cards)",
-                )
+                ev.error("sequence_unsupported", "sequences.runs", "piquet.runs_overlap", who=names[scorer])
         others = [1 - scorer]
     declared = max((length * 8 + top for length, top, _ in runs), default=-1)
     _better_held("sequences", others, best, declared, ev, names, _run_text)
@@ -464,11 +447,8 @@ def _check_sets(sets: Any, hands: list[int], ev: Evaluation, names, sets_exclude
             return
         held = (hands[scorer] & _RANK_MASKS[rank]).bit_count()
         if held < count:
-            ev.error(
-                "set_unsupported",
-                f"sets.sets[{i}]",
-                f"{names[scorer]} declared {count} {_rank_word(rank, plural=True)} but holds {held}",
-            )
+            ev.error("set_unsupported", f"sets.sets[{i}]", "piquet.set_unsupported",
+                     who=names[scorer], count=count, ranks=RANK_PLURALS[RANKS[rank]], held=held)
         declared = max(declared, count * 8 + rank)
     _better_held("sets", [1 - scorer], best, declared, ev, names, _set_text)
 
@@ -484,14 +464,13 @@ def _read_trick_cards(value: Any, ev: Evaluation) -> list[tuple[int, int]] | Non
         except (KeyError, TypeError):
             pass  # the reporting path below says what is wrong
     if not isinstance(value, list):
-        message = "trick_cards must be a list of [leader's card, follower's card]"
-        ev.error("field_invalid", "trick_cards", message)
+        ev.error("field_invalid", "trick_cards", "piquet.trick_cards_not_list")
         return None
     tricks, ok = [], True
     for t, pair in enumerate(value):
         where = f"trick_cards[{t}]"
         if not isinstance(pair, list) or len(pair) != 2:
-            ev.error("field_invalid", where, f"{where} must be [leader's card, follower's card]")
+            ev.error("field_invalid", where, "piquet.trick_not_pair", path=where)
             ok = False
             continue
         lead = _read_card(pair[0], f"{where}[0]", ev)
@@ -515,20 +494,17 @@ def _play_tricks(tricks, hands: list[int], elder: int, ev: Evaluation, names) ->
     for t, (lead, follow) in enumerate(tricks):
         follower = 1 - leader
         if not remaining[leader] >> lead & 1:
-            why = _not_held(hands, leader, lead)
-            return _illegal(ev, t, 0, f"{names[leader]} leads {CARD_NAMES[lead]}, {why}")
+            code = "piquet.leads_played" if hands[leader] >> lead & 1 else "piquet.leads_not_held"
+            return _illegal(ev, t, 0, Message(code, {"who": names[leader], "card": CARD_NAMES[lead]}))
         if not remaining[follower] >> follow & 1:
-            why = _not_held(hands, follower, follow)
-            return _illegal(ev, t, 1, f"{names[follower]} plays {CARD_NAMES[follow]}, {why}")
+            code = "piquet.plays_played" if hands[follower] >> follow & 1 else "piquet.plays_not_held"
+            return _illegal(ev, t, 1, Message(code, {"who": names[follower], "card": CARD_NAMES[follow]}))
         suit = lead >> 3
         if follow >> 3 != suit and remaining[follower] & suit_masks[suit]:
-            return _illegal(
-                ev,
-                t,
-                1,
-                f"{names[follower]} plays {CARD_NAMES[follow]} to {CARD_NAMES[lead]} but holds "
-                f"{', '.join(mask_cards(remaining[follower] & SUIT_MASKS[suit]))}: he must follow suit",
-            )
+            held = ", ".join(mask_cards(remaining[follower] & SUIT_MASKS[suit]))
+            return _illegal(ev, t, 1, Message("piquet.must_follow", {
+                "who": names[follower], "card": CARD_NAMES[follow], "lead": CARD_NAMES[lead], "cards": held,
+            }))  # fmt: skip
         remaining[leader] ^= 1 << lead
         remaining[follower] ^= 1 << follow
         if follow >> 3 == suit and follow > lead:
@@ -537,13 +513,9 @@ def _play_tricks(tricks, hands: list[int], elder: int, ev: Evaluation, names) ->
     return winners
 
 
-def _not_held(hands: list[int], seat: int, card: int) -> str:
-    return "which he already played" if hands[seat] >> card & 1 else "which is not in his hand"
-
-
-def _illegal(ev: Evaluation, trick: int, position: int, message: str) -> None:
+def _illegal(ev: Evaluation, trick: int, position: int, problem: Message) -> None:
     path = f"trick_cards[{trick}][{position}]"
-    ev.error("trick_illegal", path, f"trick {trick + 1}: {message}")
+    ev.error("trick_illegal", path, "piquet.trick_illegal", trick=trick + 1, problem=problem)
     return None
 
 
@@ -554,17 +526,11 @@ def _compare_winners(recorded: Any, winners: list[int], ev: Evaluation) -> None:
         return
     for t, (seat, winner) in enumerate(zip(recorded, winners, strict=False)):
         if seat != winner and type(seat) is int and seat in (0, 1):
-            ev.error(
-                "trick_winner_mismatch",
-                f"tricks[{t}]",
-                f"tricks[{t}] says seat {seat} won trick {t + 1}; the cards give it to seat {winner}",
-            )
+            ev.error("trick_winner_mismatch", f"tricks[{t}]", "piquet.winner_mismatch",
+                     index=t, seat=seat, trick=t + 1, winner=winner)
     if len(recorded) != len(winners):
-        ev.error(
-            "trick_winner_mismatch",
-            "tricks",
-            f"tricks lists {len(recorded)} winners but trick_cards has {len(winners)} tricks",
-        )
+        ev.error("trick_winner_mismatch", "tricks", "piquet.winners_count",
+                 listed=len(recorded), tricks=len(winners))
 
 
 # -- maximal declarations --------------------------------------------------------------------

@@ -4,7 +4,8 @@ them (:class:`DeclarationRules`), the parser that reads them from a record repor
 and their JSON Schema for the catalog.
 
 The rank names here are the one table of the piquet family: breakdown notes, explanations and
-the card-level messages (:mod:`.cards`) all name ranks from it.
+the card-level messages (:mod:`.cards`) all name ranks and combinations from it, as catalog
+terms (``messages``) a reader sees in his own language.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from ..cards import parse_rank
 from ..errors import CardInvalid
 from ..fields import MISSING, Fields, describe, is_int, join
+from ..messages import Message, gettext_noop, term
 from ..options import option
 
 # -- the piquet ranks, their names and values (spec 2.1, 2.2) ----------------------------------
@@ -23,10 +25,6 @@ from ..options import option
 #: The 32-card pack's ranks, low to high: a rank's index orders sequences and sets (spec 2.1).
 PIQUET_RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
 RANK_INDEX = {rank: i for i, rank in enumerate(PIQUET_RANKS)}
-#: The names of the ranks in every text the piquet family writes (spec 2.1: J is the jack).
-RANK_NAMES = {"7": "seven", "8": "eight", "9": "nine", "10": "ten", "J": "jack", "Q": "queen", "K": "king",
-              "A": "ace"}
-RANK_PLURALS = {rank: f"{name}s" for rank, name in RANK_NAMES.items()}
 #: What a card counts towards the point: ace 11, court cards 10, the others their pips (spec 2.1).
 RANK_PIPS = {"7": 7, "8": 8, "9": 9, "10": 10, "J": 10, "Q": 10, "K": 10, "A": 11}
 #: Possible pips for a point of ``cards`` cards (spec 2.2).
@@ -34,8 +32,18 @@ PIP_RANGE = {2: (15, 21), 3: (24, 31), 4: (34, 41), 5: (44, 51), 6: (54, 60), 7:
 SET_RANKS = frozenset(("A", "K", "Q", "J", "10"))
 SET_RANKS_NO_ACES = frozenset(("K", "Q", "J", "10"))
 
-SEQUENCE_NAMES = {3: "tierce", 4: "quart", 5: "quint", 6: "sixième", 7: "septième", 8: "huitième"}
-SET_NAMES = {3: "trio", 4: "quatorze"}
+#: The names of the ranks and combinations in every text the piquet family writes, as catalog
+#: terms: a run by (length, top) ("quint to the ace"), a set by (count, rank) ("quatorze of kings"),
+#: a rank as the top of a run ("the seven") and in the plural ("the kings").
+RUN_NAMES = {
+    (length, top): term(f"piquet.run.{length}.{top}")
+    for length in range(3, 9)
+    for top in PIQUET_RANKS[length - 1 :]
+}
+SET_NAMES = {(count, rank): term(f"piquet.set.{count}.{rank}") for count in (3, 4) for rank in SET_RANKS}
+RANK_NAMES = {rank: term(f"piquet.top.{rank}") for rank in PIQUET_RANKS}
+RANK_PLURALS = {rank: term(f"piquet.ranks.{rank}") for rank in SET_RANKS}
+_SEQUENCES = term("piquet.item.sequences")
 
 
 def seqval(length: int) -> int:
@@ -63,8 +71,8 @@ class Run:
     length: int
     top: str
 
-    def describe(self) -> str:
-        return f"{SEQUENCE_NAMES[self.length]} to the {RANK_NAMES[self.top]}"
+    def describe(self) -> Message:
+        return RUN_NAMES[self.length, self.top]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,9 +84,9 @@ class Sequences:
     def value(self) -> int:
         return sum(seqval(run.length) for run in self.runs)
 
-    def describe(self) -> str:
+    def describe(self) -> Message:
         if not self.runs:
-            return "sequences"
+            return _SEQUENCES
         best = max(self.runs, key=lambda r: (r.length, RANK_INDEX[r.top]))
         return best.describe()
 
@@ -90,8 +98,8 @@ class Meld:
     rank: str
     count: int
 
-    def describe(self) -> str:
-        return f"{SET_NAMES[self.count]} of {RANK_PLURALS[self.rank]}"
+    def describe(self) -> Message:
+        return SET_NAMES[self.count, self.rank]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +111,7 @@ class Sets:
     def value(self) -> int:
         return sum(setval(m.count) for m in self.sets)
 
-    def describe(self) -> str:
+    def describe(self) -> Message:
         best = max(self.sets, key=lambda m: (m.count, RANK_INDEX[m.rank]))
         return best.describe()
 
@@ -168,7 +176,7 @@ def _scorer(f: Fields, raw: Any, path: str, finished: frozenset[int], *, nullabl
     if seat is None:
         return MISSING
     if seat in finished:
-        f.error("seat_finished", path, f"seat {seat} has finished the match and takes no part")
+        f.error("seat_finished", path, "piquet.seat_finished", seat=seat)
         return MISSING
     return seat
 
@@ -190,7 +198,7 @@ def parse_declarations(
     values: dict[str, Any] = {}
     for key in ("carte_blanche", "point", "sequences", "sets"):
         if key not in record:
-            f.error("field_missing", key, f"{key} is required (null when nothing was declared)")
+            f.error("field_missing", key, "piquet.category_required", key=key)
             ok = False
             continue
         values[key] = record[key]
@@ -205,13 +213,13 @@ def parse_declarations(
                 if seat is MISSING:
                     ok = False
                 elif seat in holders:
-                    f.error("field_invalid", join("carte_blanche", i), f"seat {seat} is listed twice")
+                    f.error("field_invalid", join("carte_blanche", i), "piquet.listed_twice", seat=seat)
                     ok = False
                 else:
                     holders.append(seat)
             blanche = tuple(holders)
         elif isinstance(raw, list):
-            f.error("field_invalid", "carte_blanche", "carte_blanche must be one seat or null here")
+            f.error("field_invalid", "carte_blanche", "piquet.blanche_one_seat")
             ok = False
         else:
             seat = _scorer(f, raw, "carte_blanche", finished, nullable=False)
@@ -233,7 +241,7 @@ def _not_an_object(f: Fields, raw: Any, key: str) -> Any:
     else ``MISSING`` after an error."""
     if raw is None:
         return None
-    f.error("field_invalid", key, f"{key} must be an object or null, not {describe(raw)}")
+    f.error("field_invalid", key, "piquet.category_not_object", key=key, value=describe(raw))
     return MISSING
 
 
@@ -241,7 +249,7 @@ def _scorer_or_equal(f: Fields, raw: dict, path: str, finished: frozenset[int]) 
     """The point's or the sequences' scorer (at ``path``): a seat, ``None`` for equal, ``MISSING``
     after an error."""
     if "scorer" not in raw:
-        f.error("field_missing", path, f"{path} is required (null for equal)")
+        f.error("field_missing", path, "piquet.scorer_required", path=path)
         return MISSING
     return _scorer(f, raw["scorer"], path, finished, nullable=True)
 
@@ -251,10 +259,10 @@ def _entries(f: Fields, raw: dict, name: str, path: str) -> list | None:
     ``None`` after an error."""
     items = raw.get(name)
     if items is None:
-        f.error("field_missing", path, f"{path} is required")
+        f.error("field_missing", path, "field.required", path=path)
         return None
     if not isinstance(items, list):
-        f.error("field_invalid", path, f"{path} must be a list, not {describe(items)}")
+        f.error("field_invalid", path, "field.not_a_list", path=path, value=describe(items))
         return None
     return items
 
@@ -268,19 +276,21 @@ def _parse_point(f: Fields, raw: Any, rules: DeclarationRules, finished: frozens
     pips = raw.get("pips")
     for key, value in (("cards", cards), ("pips", pips)):
         if value is None:
-            f.error("field_missing", f"point.{key}", f"point.{key} is required")
+            f.error("field_missing", f"point.{key}", "field.required", path=f"point.{key}")
             ok = False
         elif not is_int(value):
-            f.error("point_invalid", f"point.{key}", f"point.{key} must be an integer, not {describe(value)}")
+            f.error("point_invalid", f"point.{key}", "field.not_integer",
+                    path=f"point.{key}", value=describe(value))
             ok = False
     if not ok:
         return MISSING
     if not rules.min_point <= cards <= 8:
-        f.error("point_invalid", "point.cards", f"a point has {rules.min_point} to 8 cards, not {cards}")
+        f.error("point_invalid", "point.cards", "piquet.point_cards", least=rules.min_point, cards=cards)
         return MISSING
     low, high = PIP_RANGE[cards]
     if not low <= pips <= high:
-        f.error("point_invalid", "point.pips", f"{cards} cards hold {low}–{high} pips, not {pips}")
+        f.error("point_invalid", "point.pips", "piquet.point_pips",
+                cards=cards, low=low, high=high, pips=pips)
         return MISSING
     return Point(scorer, cards, pips)
 
@@ -304,43 +314,37 @@ def _parse_sequences(f: Fields, raw: Any, rules: DeclarationRules, finished: fro
     if not ok:
         return MISSING
     if scorer is not None and not runs:
-        f.error("category_empty", "sequences.runs", f"seat {scorer} scores sequences but none is listed")
+        f.error("category_empty", "sequences.runs", "piquet.no_sequence_listed", seat=scorer)
         return MISSING
     total = sum(run.length for run in runs)
     if total > rules.card_limit:
-        f.error(
-            "sequence_invalid",
-            "sequences.runs",
-            f"the runs hold {total} cards, more than the {rules.card_limit} a side holds",
-        )
+        f.error("sequence_invalid", "sequences.runs", "piquet.runs_too_many_cards",
+                total=total, limit=rules.card_limit)
         return MISSING
     return Sequences(scorer, tuple(runs))
 
 
 def _parse_run(f: Fields, item: Any, path: str) -> Run | None:
     if not isinstance(item, dict):
-        f.error("field_invalid", path, f"{path} must be an object, not {describe(item)}")
+        f.error("field_invalid", path, "piquet.not_object", path=path, value=describe(item))
         return None
     length = item.get("length")
     top = item.get("top")
     if length is None or top is None:
         key = "length" if length is None else "top"
-        f.error("field_missing", join(path, key), f"{join(path, key)} is required")
+        f.error("field_missing", join(path, key), "field.required", path=join(path, key))
         return None
     if not is_int(length) or not 3 <= length <= 8:
         where = join(path, "length")
-        f.error("sequence_invalid", where, f"a sequence has 3 to 8 cards, not {describe(length)}")
+        f.error("sequence_invalid", where, "piquet.sequence_length", value=describe(length))
         return None
     rank = piquet_rank(top)
     if rank not in RANK_INDEX:
-        f.error("sequence_invalid", join(path, "top"), f"{describe(top)} is not a piquet rank")
+        f.error("sequence_invalid", join(path, "top"), "piquet.not_a_rank", value=describe(top))
         return None
     if RANK_INDEX[rank] < length - 1:
-        f.error(
-            "sequence_invalid",
-            path,
-            f"a run of {length} cannot be topped by the {RANK_NAMES[rank]} (the pack starts at the seven)",
-        )
+        f.error("sequence_invalid", path, "piquet.run_too_low",
+                length=length, rank=RANK_NAMES[rank], top=rank)
         return None
     return Run(length, rank)
 
@@ -350,11 +354,11 @@ def _parse_sets(f: Fields, raw: Any, rules: DeclarationRules, finished: frozense
         return _not_an_object(f, raw, "sets")
     ok = True
     if "scorer" not in raw:
-        f.error("field_missing", "sets.scorer", "sets.scorer is required")
+        f.error("field_missing", "sets.scorer", "field.required", path="sets.scorer")
         ok = False
         scorer = MISSING
     elif raw["scorer"] is None:
-        f.error("sets_cannot_tie", "sets.scorer", "sets can never be equal: name the scorer")
+        f.error("sets_cannot_tie", "sets.scorer", "piquet.sets_cannot_tie")
         ok = False
         scorer = MISSING
     else:
@@ -369,28 +373,29 @@ def _parse_sets(f: Fields, raw: Any, rules: DeclarationRules, finished: frozense
     for i, item in enumerate(items):
         path = f"sets.sets[{i}]"
         if not isinstance(item, dict):
-            f.error("field_invalid", path, f"{path} must be an object, not {describe(item)}")
+            f.error("field_invalid", path, "piquet.not_object", path=path, value=describe(item))
             ok = False
             continue
         rank_raw, count = item.get("rank"), item.get("count")
         if rank_raw is None or count is None:
             key = "rank" if rank_raw is None else "count"
-            f.error("field_missing", join(path, key), f"{join(path, key)} is required")
+            f.error("field_missing", join(path, key), "field.required", path=join(path, key))
             ok = False
             continue
         if not is_int(count) or count not in (3, 4):
-            f.error("set_invalid", join(path, "count"), f"a set has 3 or 4 cards, not {describe(count)}")
+            f.error("set_invalid", join(path, "count"), "piquet.set_count", value=describe(count))
             ok = False
             continue
         rank = piquet_rank(rank_raw)
         if rank not in allowed:
             which = "K Q J 10" if rules.sets_exclude_aces else "A K Q J 10"
-            message = f"sets are of {which}, not {describe(rank_raw)}"
-            f.error("set_rank_not_allowed", join(path, "rank"), message)
+            f.error("set_rank_not_allowed", join(path, "rank"), "piquet.set_rank",
+                    allowed=which, value=describe(rank_raw))
             ok = False
             continue
         if rank in seen:
-            f.error("set_invalid", join(path, "rank"), f"the {RANK_PLURALS[rank]} are listed twice")
+            f.error("set_invalid", join(path, "rank"), "piquet.set_twice",
+                    ranks=RANK_PLURALS[rank], rank=rank)
             ok = False
             continue
         seen.add(rank)
@@ -398,12 +403,11 @@ def _parse_sets(f: Fields, raw: Any, rules: DeclarationRules, finished: frozense
     if not ok:
         return MISSING
     if not melds:
-        f.error("category_empty", "sets.sets", f"seat {scorer} scores sets but none is listed")
+        f.error("category_empty", "sets.sets", "piquet.no_set_listed", seat=scorer)
         return MISSING
     total = sum(m.count for m in melds)
     if total > rules.card_limit:
-        message = f"the sets hold {total} cards, more than the {rules.card_limit} a side holds"
-        f.error("set_invalid", "sets.sets", message)
+        f.error("set_invalid", "sets.sets", "piquet.sets_too_many_cards", total=total, limit=rules.card_limit)
         return MISSING
     return Sets(scorer, tuple(melds))
 
@@ -496,4 +500,4 @@ def declaration_schema(
 
 # Declared alike by every game of the family (spec 3–7).
 def sets_exclude_aces_option() -> Any:
-    return option(False, seed=True, effect="scoring", help="aces form no trio or quatorze")
+    return option(False, seed=True, effect="scoring", help=gettext_noop("aces form no trio or quatorze"))

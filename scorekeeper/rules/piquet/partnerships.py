@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..fields import MISSING, Fields, is_int, join
+from ..messages import Message, gettext_noop
 from ..options import GameOptions, option
 from ..result import Evaluation
 from ..ruleset import Ruleset, register
@@ -60,14 +61,16 @@ def _first_leader():
         "dealer_right",
         effect="scoring",
         choices=FIRST_LEADERS,
-        help="who leads trick 1 of a deal of three or four hands",
+        help=gettext_noop("who leads trick 1 of a deal of three or four hands"),
     )
 
 
 @dataclass(frozen=True)
 class VoleurOptions(GameOptions):
     sets_exclude_aces: bool = sets_exclude_aces_option()
-    capot_additive: bool = option(False, seed=True, effect="scoring", help="capot = 10 for the cards + 40")
+    capot_additive: bool = option(
+        False, seed=True, effect="scoring", help=gettext_noop("capot = 10 for the cards + 40")
+    )
     target: int = target_option()
     first_leader: str = _first_leader()
 
@@ -76,14 +79,16 @@ class VoleurOptions(GameOptions):
 class NormandOptions(GameOptions):
     sets_exclude_aces: bool = sets_exclude_aces_option()
     capot_additive: bool = option(
-        False, seed=True, effect="scoring", help="capot is added to the 10 for the cards (three hands: 30)"
+        False, seed=True, effect="scoring", help=gettext_noop(
+            "capot is added to the 10 for the cards (three hands: 30)"
+        )
     )
     repique_total: int = option(
         90,
         seed=80,
         effect="scoring",
         choices=(80, 90),
-        help="a three-hand repique at 20 counts this total (bonus = total − 20)",
+        help=gettext_noop("a three-hand repique at 20 counts this total (bonus = total − 20)"),
     )
     target: int = target_option()
     first_leader: str = _first_leader()
@@ -155,18 +160,14 @@ def read_record(
     if dealer is not MISSING:
         dealer = f.seat(dealer, "dealer")
         if dealer in finished:
-            f.error("seat_finished", "dealer", f"seat {dealer} has finished the match and cannot deal")
+            f.error("seat_finished", "dealer", "piquet.seat_finished_deals", seat=dealer)
             dealer = None
     ok = ok and dealer not in (None, MISSING)
 
     declarations = parse_declarations(record, f, rules, finished=finished)
     if declarations is not None and len(declarations.carte_blanche) > MAX_BLANCHE_HOLDERS:
-        f.error(
-            "field_invalid",
-            "carte_blanche",
-            f"at most {MAX_BLANCHE_HOLDERS} players can be dealt no face card, not "
-            f"{len(declarations.carte_blanche)}",
-        )
+        f.error("field_invalid", "carte_blanche", "piquet.blanche_holders",
+                most=MAX_BLANCHE_HOLDERS, count=len(declarations.carte_blanche))
         declarations = None
     ok = ok and declarations is not None
 
@@ -195,7 +196,7 @@ def _read_declared(record: dict, f: Fields, finished: frozenset[int]) -> list[in
             ok = False
         elif seat in finished and value != 0:
             # A finished seat takes no part: its claim is an error, not a dispute (spec 7).
-            f.error("seat_finished", path, f"seat {seat} has finished the match: its deal score is 0")
+            f.error("seat_finished", path, "piquet.seat_finished_declares", seat=seat)
             ok = False
     return list(items) if ok else None
 
@@ -215,12 +216,11 @@ def record_mismatches(
         if claim == computed:
             continue
         explanation = explain_mismatch(reckoning, seat, claim, computed)
-        generic = f"the rules give {computed}:"
-        if teams and explanation.startswith(generic):
+        if teams and explanation.code == "piquet.rules_give":
             # The listed items are the team's, earned by either partner: say so.
             first, second = next(team for team in teams if seat in team)
-            rest = explanation[len(generic):]
-            explanation = f"the rules give seats {first} and {second} {computed}:{rest}"
+            params = {"first": first, "second": second, **explanation.params}
+            explanation = Message("piquet.rules_give_team", params)
         ev.mismatch(seat, claim, computed, explanation)
 
 
@@ -254,7 +254,7 @@ TEAM_SEATS = tuple(
     tuple(seat for seat, team in enumerate(VOLEUR_TEAMS) if team == side)
     for side in sorted(set(VOLEUR_TEAMS))
 )
-_TEAMS_TEXT = ", ".join(f"seats {a} and {b}" for a, b in TEAM_SEATS)
+_TEAMS = [Message("piquet.team", {"first": a, "second": b}) for a, b in TEAM_SEATS]
 
 
 def team_totals(totals: list[int]) -> list[int]:
@@ -270,7 +270,7 @@ def partners_differ(values: list[int]) -> bool:
 @register
 class PiquetVoleur(Ruleset):
     key = "piquet-voleur"
-    title = "Piquet voleur (four-hand partnership piquet)"
+    title = gettext_noop("Piquet voleur (four-hand partnership piquet)")
     seat_counts = (4,)
     Options = VoleurOptions
     partnerships = VOLEUR_TEAMS
@@ -281,15 +281,15 @@ class PiquetVoleur(Ruleset):
     def initial_state(self) -> dict[str, Any]:
         return initial_piquet_state(4)
 
-    def state_problems(self, state: dict[str, Any]) -> list[str]:
+    def state_problems(self, state: dict[str, Any]) -> list[Message]:
         problems = piquet_state_problems(state, 4)
         if problems:
             return problems
         totals = state["totals"]
         if partners_differ(totals):
-            problems.append(f"partners' totals must be equal ({_TEAMS_TEXT})")
+            problems.append(Message("piquet.state.partners_equal", {"teams": _TEAMS}))
         elif not state["over"] and max(totals) >= self.options.target:
-            problems.append(f"a team has reached {self.options.target} but the match is not over")
+            problems.append(Message("piquet.state.team_reached", {"target": self.options.target}))
         return problems
 
     def _evaluate(self, state: dict, record: dict, ev: Evaluation, accept_declared: bool) -> None:
@@ -314,14 +314,12 @@ class PiquetVoleur(Ruleset):
             if partners_differ(declared):
                 # A disputed deal stands on its claims; partners claiming different team scores
                 # would break the equal-totals invariant, so such a claim cannot be accepted.
-                claims = ", ".join(
-                    f"seats {a} and {b} claim {declared[a]} and {declared[b]}" for a, b in TEAM_SEATS
-                )
-                ev.error(
-                    "declared_partners_differ",
-                    "declared",
-                    f"partners must claim the same score for a disputed deal to stand: {claims}",
-                )
+                claims = [
+                    Message("piquet.partners_claim",
+                            {"first": a, "second": b, "a": declared[a], "b": declared[b]})
+                    for a, b in TEAM_SEATS
+                ]
+                ev.error("declared_partners_differ", "declared", "piquet.partners_disagree", claims=claims)
                 return
             after = advance_state(state, read.dealer, declared)
             by_team = team_totals(after["totals"])
@@ -364,7 +362,7 @@ def voleur_result(totals: list[int], winning_team: int | None) -> dict[str, Any]
 @register
 class PiquetNormand(Ruleset):
     key = "piquet-normand"
-    title = "Piquet normand (three-hand piquet)"
+    title = gettext_noop("Piquet normand (three-hand piquet)")
     seat_counts = (3,)
     Options = NormandOptions
     record_schema: ClassVar[dict[str, Any]] = _record_schema(
@@ -378,26 +376,26 @@ class PiquetNormand(Ruleset):
     def initial_state(self) -> dict[str, Any]:
         return {**initial_piquet_state(3), "finished": []}
 
-    def state_problems(self, state: dict[str, Any]) -> list[str]:
+    def state_problems(self, state: dict[str, Any]) -> list[Message]:
         problems = piquet_state_problems(state, 3, extra=("finished",))
         if problems:
             return problems
         finished = state["finished"]
         if not (isinstance(finished, list) and all(is_int(s) and 0 <= s < 3 for s in finished)):
-            return ["finished must be a list of seats 0…2"]
+            return [Message("piquet.state.finished_seats")]
         if len(set(finished)) != len(finished):
-            return ["a seat is listed twice in finished"]
+            return [Message("piquet.state.finished_twice")]
         if len(finished) not in (0, 1, 3):
             # The second stop appends the second and the last player together (spec 7).
-            return ["finished holds no seat, the first finisher, or all three in finishing order"]
+            return [Message("piquet.state.finished_count")]
         if state["over"] != (len(finished) == 3):
-            return ["over must be true exactly when all three seats are in finished"]
+            return [Message("piquet.state.finished_over")]
         totals, target = state["totals"], self.options.target
         winners = finished[:2]
         if any(totals[s] < target for s in winners):
-            problems.append(f"a finisher's total is below {target}")
+            problems.append(Message("piquet.state.finisher_below", {"target": target}))
         if not state["over"] and any(totals[s] >= target for s in range(3) if s not in finished):
-            problems.append(f"a player has reached {target} but is not in finished")
+            problems.append(Message("piquet.state.reached_not_finished", {"target": target}))
         return problems
 
     def _evaluate(self, state: dict, record: dict, ev: Evaluation, accept_declared: bool) -> None:

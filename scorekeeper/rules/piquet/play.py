@@ -34,7 +34,7 @@ def reject_fields(record: dict, f: Fields, names: tuple[str, ...] = TWO_HAND_ONL
     ok = True
     for name in names:
         if name in record:
-            f.error("field_invalid", name, f"{name} is not part of this game's record")
+            f.error("field_invalid", name, "piquet.not_in_record", name=name)
             ok = False
     return ok
 
@@ -60,13 +60,13 @@ def parse_tricks(
     if raw is None:
         return None
     if not isinstance(raw, list):
-        f.error("field_invalid", "tricks", f"tricks must be a list of seats, not {describe(raw)}")
+        f.error("field_invalid", "tricks", "piquet.tricks_not_list", value=describe(raw))
         return MISSING
     if not raw and not short_allowed:
-        f.error("play_missing", "tricks", "the play is required: the trick winners list is empty")
+        f.error("play_missing", "tricks", "piquet.play_empty")
         return MISSING
     if len(raw) > tricks_in_deal or (not short_allowed and len(raw) < tricks_in_deal):
-        f.error("tricks_count", "tricks", f"a deal has {tricks_in_deal} tricks, not {len(raw)}")
+        f.error("tricks_count", "tricks", "piquet.tricks_count", tricks=tricks_in_deal, count=len(raw))
         return MISSING
     # Hot path: every entry an int seat (type() also keeps out booleans, spec 1.7).
     if not finished and {type(w) for w in raw} <= _INT_ONLY and all(0 <= w < f.seats for w in raw):
@@ -75,10 +75,11 @@ def parse_tricks(
     for i, w in enumerate(raw):
         path = join("tricks", i)
         if not (is_int(w) and 0 <= w < f.seats):
-            f.error("seat_out_of_range", path, f"{path} must be a seat 0…{f.seats - 1}, not {describe(w)}")
+            f.error("seat_out_of_range", path, "field.not_a_seat",
+                    path=path, last=f.seats - 1, value=describe(w))
             ok = False
         elif w in finished:
-            f.error("seat_finished", path, f"seat {w} has finished the match and takes no part")
+            f.error("seat_finished", path, "piquet.seat_finished", seat=w)
             ok = False
     return tuple(raw) if ok else MISSING
 
@@ -89,7 +90,7 @@ def parse_summary(record: dict, f: Fields) -> Any:
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        f.error("field_invalid", "play", f"play must be an object, not {describe(raw)}")
+        f.error("field_invalid", "play", "piquet.play_not_object", value=describe(raw))
         return MISSING
     ok = True
     pairs = {}
@@ -97,7 +98,7 @@ def parse_summary(record: dict, f: Fields) -> Any:
         value = raw.get(key)
         path = join("play", key)
         if value is None:
-            f.error("field_missing", path, f"{path} is required")
+            f.error("field_missing", path, "field.required", path=path)
             ok = False
             continue
         items = f.per_seat(value, path)
@@ -110,13 +111,13 @@ def parse_summary(record: dict, f: Fields) -> Any:
         pairs[key] = tuple(items)
     last = raw.get("last_trick")
     if last is None:
-        f.error("field_missing", "play.last_trick", "play.last_trick is required")
+        f.error("field_missing", "play.last_trick", "field.required", path="play.last_trick")
         ok = False
     elif f.seat(last, "play.last_trick") is None:
         ok = False
     pique = raw.get("pique")
     if pique is None:
-        f.error("field_missing", "play.pique", "play.pique is required")
+        f.error("field_missing", "play.pique", "field.required", path="play.pique")
         ok = False
     elif f.boolean(pique, "play.pique") is None:
         ok = False
@@ -128,9 +129,9 @@ def parse_summary(record: dict, f: Fields) -> Any:
 def report_short_play(ev: Evaluation, winners: tuple[int, ...] | None, tricks_in_deal: int) -> None:
     """The play ran out before the deal ended and no target stop happened (spec 2.3)."""
     if not winners:
-        ev.error("play_missing", "tricks", "the play is required: give the trick winners")
+        ev.error("play_missing", "tricks", "piquet.play_required")
     else:
-        ev.error("tricks_count", "tricks", f"a deal has {tricks_in_deal} tricks, not {len(winners)}")
+        ev.error("tricks_count", "tricks", "piquet.tricks_count", tricks=tricks_in_deal, count=len(winners))
 
 
 def play_schema() -> dict[str, Any]:

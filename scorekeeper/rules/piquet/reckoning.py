@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
+from ..messages import Message, gettext_noop, term
 from ..options import option
 from ..result import Evaluation, Line
 from .declarations import Declarations
@@ -119,8 +120,11 @@ class Bonus:
 
 @dataclass(slots=True)
 class Reckoning:
-    """What :func:`reckon` found. ``points`` are per side; ``lines`` are
-    ``(seat, item, points, note)`` aggregated per seat and item, attributed to the earning seat."""
+    """What :func:`reckon` found. ``points`` are per side; ``lines`` are ``(seat, item, points,
+    note code, note params)`` aggregated per seat and item, attributed to the earning seat.
+
+    A step is named by its identifier: an item of the hand phase (``"point"``), ``"as play
+    begins"``, ``"lead to trick N"``, ``"trick N"`` or ``"the cards"`` (:func:`step_text`)."""
 
     params: ReckoningParams
     first_leader: int
@@ -132,14 +136,15 @@ class Reckoning:
     short: bool = False
     repique: Bonus | None = None
     pique: Bonus | None = None
-    #: First scoring step of each side: (order, seat, description); used to explain a barred pique.
-    first_score: dict[int, tuple[int, int, str]] = field(default_factory=dict)
+    #: First scoring step of each side: (order, seat, what scored: a message, or an item code);
+    #: used to explain a barred pique.
+    first_score: dict[int, tuple[int, int, Any]] = field(default_factory=dict)
     tricks_won: list[int] = field(default_factory=list)
     hand_points: list[int] = field(default_factory=list)
     capot_side: int | None = None
     cards_side: int | None = None
 
-    def barred_by(self, side: int) -> tuple[int, int, str] | None:
+    def barred_by(self, side: int) -> tuple[int, int, Any] | None:
         """The first step in which another side scored, ``(order, seat, combination)``: what bars
         this side's pique or repique (spec 2.4: the opponent reckoned first). None if nobody did."""
         others = [v for s, v in self.first_score.items() if s != side]
@@ -183,11 +188,11 @@ def reckon(
     sides = range(nsides)
     R, BR, Q, BQ = params.repique_at, params.repique_bonus, params.pique_at, params.pique_bonus
 
-    def add(seat: int, item: str, value: int, note: str, fact: str = "") -> None:
+    def add(seat: int, item: str, value: int, note: str, params: Any = None, fact: Any = None) -> None:
         key = (seat, item)
         line = index.get(key)
         if line is None:
-            line = [seat, item, value, note]
+            line = [seat, item, value, note, params]
             index[key] = line
             lines.append(line)
         else:
@@ -212,35 +217,36 @@ def reckon(
             if pts[s] >= Q and all(pts[o] == 0 for o in range(nsides) if o != s):
                 who = seat if seat is not None and side_of[seat] == s else last_seat[s]
                 res.pique = Bonus(who, s, step, pts[s])
-                add(who, "pique", BQ, f"pique: {pts[s]} in hand and play before the opponent scores ({step})")
+                add(who, "pique", BQ, "piquet.note.pique", {"points": pts[s], "step": step_text(step)})
                 return
 
     decl = declarations
     try:
         # I–IV: the hand phase, one step per category (spec 2.4).
-        # (seat, value, item, note, fact): the fact names the combination in explanations.
-        steps: list[tuple[int, int, str, str, str]] = []
+        # (seat, value, item, note, note params, fact): the fact names the combination in explanations.
+        steps: list[tuple[int, int, str, str, Any, Message]] = []
         for h in sorted(decl.carte_blanche, key=lambda h: (h - first_leader) % n):
-            steps.append((h, 10, "carte_blanche", "carte blanche", "carte blanche"))
+            steps.append((h, 10, "carte_blanche", "piquet.note.carte_blanche", None, _CARTE_BLANCHE))
         if decl.point is not None and decl.point.scorer is not None:
             p = decl.point
-            note = f"point of {p.cards} ({p.pips}), good"
-            steps.append((p.scorer, p.cards, "point", note, f"point of {p.cards}"))
+            note = {"cards": p.cards, "pips": p.pips}
+            steps.append((p.scorer, p.cards, "point", "piquet.note.point", note,
+                          Message("piquet.point_of", {"cards": p.cards})))
         if decl.sequences is not None and decl.sequences.scorer is not None:
             sq = decl.sequences
-            runs = ", ".join(r.describe() for r in sq.runs)
-            steps.append((sq.scorer, sq.value, "sequences", runs, sq.describe()))
+            runs = {"runs": [r.describe() for r in sq.runs]}
+            steps.append((sq.scorer, sq.value, "sequences", "piquet.note.runs", runs, sq.describe()))
         if decl.sets is not None:
             st = decl.sets
-            melds = ", ".join(m.describe() for m in st.sets)
-            steps.append((st.scorer, st.value, "sets", melds, st.describe()))
-        for seat, value, item, note, fact in steps:
+            melds = {"sets": [m.describe() for m in st.sets]}
+            steps.append((st.scorer, st.value, "sets", "piquet.note.sets", melds, st.describe()))
+        for seat, value, item, note, note_params, fact in steps:
             side = side_of[seat]
             others_before = sum(pts) - pts[side]
-            add(seat, item, value, note, fact)
+            add(seat, item, value, note, note_params, fact)
             if res.repique is None and others_before == 0 and pts[side] >= R:
                 res.repique = Bonus(seat, side, item, pts[side])
-                add(seat, "repique", BR, f"repique: {pts[side]} in hand before the opponent scores")
+                add(seat, "repique", BR, "piquet.note.repique", {"points": pts[side]})
             reached(side, item)
         res.hand_points = list(pts)
 
@@ -282,7 +288,7 @@ def reckon(
                 if captured:
                     add(w, "capture", 1, "")
                 if t == last:
-                    add(w, "last_trick", 1, "wins the last trick")
+                    add(w, "last_trick", 1, "piquet.note.last_trick")
                 if captured or t == last:
                     pique_check(f"trick {t + 1}", w)
                     reached(sw, f"trick {t + 1}")
@@ -300,7 +306,7 @@ def reckon(
                 if captures[seat]:
                     add(seat, "capture", captures[seat], "")
             if lead_capture and len(winners) == params.tricks:
-                add(winners[-1], "last_trick", 1, "wins the last trick")
+                add(winners[-1], "last_trick", 1, "piquet.note.last_trick")
         if len(winners) < params.tricks:
             if target is not None and params.lead_capture:
                 # Score the lead to the unfinished trick: it may be the step that reaches the target.
@@ -320,30 +326,54 @@ def reckon(
             if best == params.tricks:
                 res.capot_side = side
                 if params.capot_additive:
-                    add(seat, "cards", params.cards_value, f"the cards: {best} tricks")
-                add(seat, "capot", params.capot, f"capot: all {best} tricks")
+                    add(seat, "cards", params.cards_value, "piquet.note.cards", {"tricks": best})
+                add(seat, "capot", params.capot, "piquet.note.capot", {"tricks": best})
             else:
-                add(seat, "cards", params.cards_value, f"the cards: {best} tricks")
+                add(seat, "cards", params.cards_value, "piquet.note.cards", {"tricks": best})
             reached(side, "the cards")
     except _Stop:
         pass
     for line in lines:
-        item = line[1]
-        if item in _COUNTED_NOTES:
-            line[3] = _COUNTED_NOTES[item](line[2])
+        note = _COUNTED_NOTES.get(line[1])
+        if note is not None:
+            line[3] = note
+            line[4] = {"tricks": line[2]}
     return res
 
 
-def _tricks(k: int) -> str:
-    return f"{k} trick{'' if k == 1 else 's'}"
-
-
-#: Notes of the play items, which are aggregated per seat.
+#: Notes of the play items, which are aggregated per seat: they count the tricks.
 _COUNTED_NOTES = {
-    "lead": lambda k: f"leads {_tricks(k)}",
-    "capture": lambda k: f"wins {_tricks(k)} led by the opponent",
-    "trick": lambda k: f"{_tricks(k)} won",
-}
+    "lead": "piquet.note.leads", "capture": "piquet.note.captures", "trick": "piquet.note.tricks",
+}  # fmt: skip
+_CARTE_BLANCHE = Message("piquet.note.carte_blanche")
+#: The breakdown items as explanations name them.
+ITEM_NAMES = {
+    item: term(f"piquet.item.{item}")
+    for item in (
+        "carte_blanche", "point", "sequences", "sets", "repique", "pique", "lead", "capture", "trick",
+        "last_trick", "cards", "capot", "contract_overtricks", "contract_defeated",
+    )
+}  # fmt: skip
+_PLAY_BEGINS = Message("piquet.step.play_begins")
+_THE_CARDS = Message("piquet.step.cards")
+
+
+def step_text(step: str) -> Message:
+    """The message naming a step of the reckoning order (its identifier: see ``Reckoning``)."""
+    if step.startswith("lead to trick "):
+        return Message("piquet.step.lead", {"trick": int(step.removeprefix("lead to trick "))})
+    if step.startswith("trick "):
+        return Message("piquet.step.trick", {"trick": int(step.removeprefix("trick "))})
+    if step == "as play begins":
+        return _PLAY_BEGINS
+    if step == "the cards":
+        return _THE_CARDS
+    return ITEM_NAMES.get(step) or Message(step)
+
+
+def _fact_text(fact: Any) -> Message:
+    """What scored first, as a message: a combination, or the name of its item."""
+    return fact if isinstance(fact, Message) else ITEM_NAMES.get(fact) or Message(str(fact))
 
 
 def _team_seat(params: ReckoningParams, winners: tuple[int, ...], side: int) -> int:
@@ -357,10 +387,21 @@ def _team_seat(params: ReckoningParams, winners: tuple[int, ...], side: int) -> 
     return min(counts, key=lambda s: (-counts[s], s))
 
 
-def _default_seat_name(params: ReckoningParams, first_leader: int):
+_ELDER, _YOUNGER = term("piquet.elder"), term("piquet.younger")
+_ELDERS, _YOUNGERS = term("piquet.elder_s"), term("piquet.younger_s")
+
+
+def _seat_names(params: ReckoningParams, first_leader: int):
+    """How explanations name a seat, and the possessive of that name ("younger's")."""
     if params.seats == 2:
-        return lambda seat: "elder" if seat == first_leader else "younger"
-    return lambda seat: f"seat {seat}"
+        return (
+            lambda seat: _ELDER if seat == first_leader else _YOUNGER,
+            lambda seat: _ELDERS if seat == first_leader else _YOUNGERS,
+        )
+    return (
+        lambda seat: Message("piquet.seat", {"seat": seat}),
+        lambda seat: Message("piquet.seat_s", {"seat": seat}),
+    )
 
 
 def apply_lines(ev: Evaluation, reckoning: Reckoning) -> None:
@@ -371,14 +412,17 @@ def apply_lines(ev: Evaluation, reckoning: Reckoning) -> None:
 # -- mismatch explanations -------------------------------------------------------------------------
 
 
-def explain_mismatch(reckoning: Reckoning, seat: int, declared: int, computed: int, seat_name=None) -> str:
-    """A human explanation of why ``declared`` differs from ``computed`` for ``seat``.
+def explain_mismatch(reckoning: Reckoning, seat: int, declared: int, computed: int) -> Message:
+    """Why ``declared`` differs from ``computed`` for ``seat``, as a message.
 
     Recognises the usual disputes (a pique or repique claimed although the opponent reckoned
-    first, a bonus forgotten, capot counted with the cards) and otherwise lists the seat's items.
+    first, a bonus forgotten, capot counted with the cards) and otherwise lists the seat's items
+    (``piquet.rules_give``, whose ``detail`` is the list). A seat is named in its two forms,
+    ``seat`` and ``seat_of`` (possessive), so each language picks the one its sentence needs.
     """
     p = reckoning.params
-    name = seat_name or _default_seat_name(p, reckoning.first_leader)
+    name, name_of = _seat_names(p, reckoning.first_leader)
+    who = {"seat": name(seat), "seat_of": name_of(seat)}
     side = p.side_of[seat]
     diff = declared - computed
     bonus = reckoning.pique or reckoning.repique
@@ -386,27 +430,44 @@ def explain_mismatch(reckoning: Reckoning, seat: int, declared: int, computed: i
         kind = "pique" if diff == p.pique_bonus else "repique"
         barrer = reckoning.barred_by(side)
         if barrer is not None:
-            _, bseat, bnote = barrer
-            what = "hand" if kind == "repique" else "play"
-            return f"{name(bseat)}'s {bnote} reckons before {name(seat)}'s {what}: no {kind}"
-        return f"no {kind}: {name(seat)} did not reach {p.pique_at if kind == 'pique' else p.repique_at}"
+            _, bseat, fact = barrer
+            code = "piquet.barred_pique" if kind == "pique" else "piquet.barred_repique"
+            return Message(code, {
+                "barrer": name(bseat), "barrer_of": name_of(bseat), "fact": _fact_text(fact), **who,
+            })  # fmt: skip
+        at = p.pique_at if kind == "pique" else p.repique_at
+        code = "piquet.pique_not_reached" if kind == "pique" else "piquet.repique_not_reached"
+        return Message(code, {**who, "at": at})
     if bonus is not None and p.side_of[bonus.seat] == side and -diff in (p.pique_bonus, p.repique_bonus):
-        kind = "pique" if reckoning.pique is not None else "repique"
-        return f"{name(bonus.seat)} makes a {kind} ({bonus.count} before the opponent scores, {bonus.step})"
+        code = "piquet.makes_pique" if reckoning.pique is not None else "piquet.makes_repique"
+        return Message(code, {
+            "seat": name(bonus.seat), "seat_of": name_of(bonus.seat), "count": bonus.count,
+            "step": step_text(bonus.step),
+        })  # fmt: skip
     if bonus is not None and p.side_of[bonus.seat] != side and diff < 0:
-        kind = "pique" if reckoning.pique is not None else "repique"
-        return f"the {kind} is {name(bonus.seat)}'s, not {name(seat)}'s"
+        code = "piquet.pique_is_other" if reckoning.pique is not None else "piquet.repique_is_other"
+        owner = {"owner": name(bonus.seat), "owner_of": name_of(bonus.seat)}
+        return Message(code, {**owner, **who})
     if reckoning.capot_side == side and diff == p.cards_value and not p.capot_additive:
-        return f"capot counts {p.capot} in all, not {p.cards_value} for the cards plus {p.capot}"
+        return Message("piquet.capot_in_all", {"capot": p.capot, "cards": p.cards_value})
     if reckoning.capot_side == side and diff == -p.cards_value and p.capot_additive:
-        return f"with capot_additive the cards' {p.cards_value} is scored besides capot"
-    items = [f"{item} {points}" for s, item, points, _ in reckoning.lines if p.side_of[s] == side]
-    detail = ", ".join(items) if items else "nothing scored"
+        return Message("piquet.capot_additive", {"cards": p.cards_value})
+    items = [
+        Message("piquet.item_points", {"item": ITEM_NAMES.get(item) or Message(item), "points": points})
+        for s, item, points, *_ in reckoning.lines
+        if p.side_of[s] == side
+    ]
     if reckoning.stop_side is not None:
-        detail += f"; the deal stopped at {reckoning.stop_step}"
-    return f"the rules give {computed}: {detail}"
+        step = step_text(reckoning.stop_step)
+        if items:
+            detail = Message("piquet.items_stopped", {"items": items, "step": step})
+        else:
+            detail = Message("piquet.nothing_scored_stopped", {"step": step})
+    else:
+        detail = Message("piquet.items", {"items": items}) if items else Message("piquet.nothing_scored")
+    return Message("piquet.rules_give", {"computed": computed, "detail": detail})
 
 
 # Declared alike by every game of the family that plays to a target (spec 2.5).
 def target_option() -> Any:
-    return option(100, effect="scoring", minimum=1, help="points for game")
+    return option(100, effect="scoring", minimum=1, help=gettext_noop("points for game"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..fields import is_int
+from ..messages import Message
 from ..result import Evaluation
 from ..ruleset import state_key_problems
 
@@ -15,7 +16,7 @@ def initial_piquet_state(seats: int) -> dict[str, Any]:
     return {"deals_played": 0, "totals": [0] * seats, "last_dealer": None, "over": False}
 
 
-def piquet_state_problems(state: dict, seats: int, extra: tuple[str, ...] = ()) -> list[str]:
+def piquet_state_problems(state: dict, seats: int, extra: tuple[str, ...] = ()) -> list[Message]:
     """Why ``state`` is not a piquet-family state (spec 2.7); ``extra`` keys are the caller's."""
     keys = ("deals_played", "totals", "last_dealer", "over", *extra)
     problems = state_key_problems(state, keys, closed=True)
@@ -23,15 +24,15 @@ def piquet_state_problems(state: dict, seats: int, extra: tuple[str, ...] = ()) 
         return problems
     deals = state["deals_played"]
     if not is_int(deals) or deals < 0:
-        problems.append("deals_played must be an integer ≥ 0")
+        problems.append(Message("state.count_negative", {"key": "deals_played"}))
     totals = state["totals"]
     if not isinstance(totals, list) or len(totals) != seats or not all(is_int(t) for t in totals):
-        problems.append(f"totals must be a list of {seats} integers")
+        problems.append(Message("state.integers", {"key": "totals", "n": seats}))
     last = state["last_dealer"]
     if last is not None and not (is_int(last) and 0 <= last < seats):
-        problems.append(f"last_dealer must be a seat 0…{seats - 1} or null")
+        problems.append(Message("state.seat_or_null", {"key": "last_dealer", "last": seats - 1}))
     if not isinstance(state["over"], bool):
-        problems.append("over must be true or false")
+        problems.append(Message("state.over_boolean"))
     return problems
 
 
@@ -47,5 +48,5 @@ def advance_state(state: dict, dealer: int, scores: list[int], over: bool = Fals
 
 def warn_dealer_rotation(ev: Evaluation, state: dict, dealer: int) -> None:
     if state.get("last_dealer") is not None and state["last_dealer"] == dealer:
-        ev.warn("dealer_rotation", "dealer", f"seat {dealer} also dealt the previous deal")
+        ev.warn("dealer_rotation", "dealer", "piquet.dealer_rotation", seat=dealer)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..fields import MISSING, Fields, describe, is_int, join
+from ..messages import Message, gettext_noop, term
 from ..options import GameOptions, option
 from ..result import Evaluation, competition_ranking
 from ..ruleset import Ruleset, register
@@ -57,13 +58,13 @@ def _two_hand_schema(extra_properties: dict | None = None, extra_required: tuple
 
 # Declared alike by the two-hand games.
 def _capot_additive_option() -> Any:
-    text = "capot = 10 for the cards + 40 instead of 40 in all"
+    text = gettext_noop("capot = 10 for the cards + 40 instead of 40 in all")
     return option(False, seed=True, effect="scoring", help=text)
 
 
 def _exchange_order_option() -> Any:
     return option(
-        "elder_first", seed="dealer_first", effect="recorded", help="who exchanges first",
+        "elder_first", seed="dealer_first", effect="recorded", help=gettext_noop("who exchanges first"),
         choices=("elder_first", "dealer_first"),
     )
 
@@ -73,8 +74,12 @@ class PiquetOptions(GameOptions):
     sets_exclude_aces: bool = sets_exclude_aces_option()
     capot_additive: bool = _capot_additive_option()
     exchange_order: str = _exchange_order_option()
-    deals: int = option(6, effect="scoring", minimum=1, help="deals in a partie before the tie rule")
-    rubicon: int = option(100, effect="scoring", minimum=1, help="the Rubicon line and the game bonus")
+    deals: int = option(
+        6, effect="scoring", minimum=1, help=gettext_noop("deals in a partie before the tie rule")
+    )
+    rubicon: int = option(
+        100, effect="scoring", minimum=1, help=gettext_noop("the Rubicon line and the game bonus")
+    )
 
 
 @dataclass(frozen=True)
@@ -85,13 +90,13 @@ class AuCentOptions(GameOptions):
     target: int = target_option()
     finish_hand: bool = option(
         False, seed=True, effect="scoring",
-        help="false: the game ends the moment a player reaches the target; "
-        "true: the deal is played out and the higher total wins",
+        help=gettext_noop("false: the game ends the moment a player reaches the target; "
+        "true: the deal is played out and the higher total wins"),
     )
     double_when: str = option(
         "loser_below_half", seed="loser_at_least_half", effect="scoring",
         choices=("loser_below_half", "loser_at_least_half"),
-        help="when the game counts double (half = target / 2)",
+        help=gettext_noop("when the game counts double (half = target / 2)"),
     )
 
 
@@ -101,10 +106,12 @@ class AuctionOptions(GameOptions):
     capot_additive: bool = _capot_additive_option()
     exchange: str = option(
         "allowed", seed="none", effect="recorded", choices=("allowed", "none"),
-        help="whether players exchange",
+        help=gettext_noop("whether players exchange"),
     )
-    deals: int = option(6, effect="scoring", minimum=1, help="deals in a partie")
-    rubicon: int = option(150, effect="scoring", minimum=1, help="the Rubicon line and the game bonus")
+    deals: int = option(6, effect="scoring", minimum=1, help=gettext_noop("deals in a partie"))
+    rubicon: int = option(
+        150, effect="scoring", minimum=1, help=gettext_noop("the Rubicon line and the game bonus")
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,8 +170,8 @@ class TwoHandPiquet(Ruleset):
         summary = parse_summary(record, f)
         has_tricks = record.get("tricks") is not None
         if summary is not None and (has_tricks or record.get("trick_cards") is not None):
-            other = "tricks" if has_tricks else "trick_cards"
-            ev.error("play_conflict", "play", f"give the play either as a summary or as {other}, not both")
+            code = "piquet.play_conflict_tricks" if has_tricks else "piquet.play_conflict_cards"
+            ev.error("play_conflict", "play", code)
         declared = f.get(record, "declared")
         declared = None if declared is MISSING else f.integers(declared, "declared")
         card_level = any(record.get(k) is not None for k in CARD_LEVEL_FIELDS)
@@ -210,17 +217,13 @@ class TwoHandPiquet(Ruleset):
     def _reckon_summary(self, ev, params, elder, decl, summary, before, target) -> Reckoning | None:
         winners = summary_winners(params, elder, decl, summary)
         if winners is None:
-            ev.error(
-                "play_summary_infeasible",
-                "play",
-                "no sequence of 12 trick winners gives these tricks, play points, last trick and pique",
-            )
+            ev.error("play_summary_infeasible", "play", "piquet.summary_infeasible")
             return None
         reckoning = reckon(params, first_leader=elder, declarations=decl, winners=winners, before=before,
                            target=target)
         if reckoning.stop_step is not None and reckoning.stop_step not in _NOT_IN_PLAY:
             # Spec 2.5: the order of the tricks decides when the deal stops; a summary cannot tell.
-            ev.error("tricks_required", "play", "the target is reached during the play: give the tricks")
+            ev.error("tricks_required", "play", "piquet.tricks_required")
             return None
         return reckoning
 
@@ -264,7 +267,8 @@ class RubiconPartie(TwoHandPiquet):
 
     def _unfinished_problems(self, state):
         if _partie_over(state, self.options.deals):
-            return [f"after {state['deals_played']} deals with totals {state['totals']} the partie is over"]
+            params = {"deals": state["deals_played"], "totals": str(state["totals"])}
+            return [Message("piquet.state.partie_over", params)]
         return []
 
 
@@ -273,7 +277,7 @@ class Piquet(RubiconPartie):
     """Rubicon piquet: a partie of six deals (spec 3)."""
 
     key = "piquet"
-    title = "Piquet (Rubicon, six-deal partie)"
+    title = gettext_noop("Piquet (Rubicon, six-deal partie)")
     Options = PiquetOptions
     record_schema = _two_hand_schema()
 
@@ -283,7 +287,7 @@ class PiquetAuCent(TwoHandPiquet):
     """Piquet to a hundred (spec 4)."""
 
     key = "piquet-au-cent"
-    title = "Piquet au cent (to a hundred)"
+    title = gettext_noop("Piquet au cent (to a hundred)")
     Options = AuCentOptions
     record_schema = _two_hand_schema()
 
@@ -293,7 +297,7 @@ class PiquetAuCent(TwoHandPiquet):
     def _unfinished_problems(self, state):
         totals = state["totals"]
         if max(totals) >= self.options.target and totals[0] != totals[1]:
-            return [f"a total has reached {self.options.target}, so the game is over"]
+            return [Message("piquet.state.game_over", {"target": self.options.target})]
         return []
 
     def _match_end(self, after, reckoning, disputed):
@@ -324,7 +328,7 @@ class PiquetAuction(RubiconPartie):
     """Auction piquet: a contract to win or to lose tricks (spec 5)."""
 
     key = "piquet-auction"
-    title = "Auction piquet"
+    title = gettext_noop("Auction piquet")
     Options = AuctionOptions
     record_schema = _two_hand_schema(
         {
@@ -347,23 +351,23 @@ class PiquetAuction(RubiconPartie):
         if raw is MISSING:
             return None
         if not isinstance(raw, dict):
-            f.error("contract_invalid", "contract", f"contract must be an object, not {describe(raw)}")
+            f.error("contract_invalid", "contract", "piquet.contract_not_object", value=describe(raw))
             return None
         ok = True
         checks = (
-            ("declarer", lambda v: is_int(v) and 0 <= v < 2, "a seat 0…1"),
-            ("tricks", lambda v: is_int(v) and 7 <= v <= 12, "an integer 7…12"),
-            ("sign", lambda v: v in ("plus", "minus"), '"plus" or "minus"'),
-            ("multiplier", lambda v: is_int(v) and v in (1, 2, 4), "1, 2 or 4"),
+            ("declarer", lambda v: is_int(v) and 0 <= v < 2, "piquet.contract_declarer"),
+            ("tricks", lambda v: is_int(v) and 7 <= v <= 12, "piquet.contract_tricks"),
+            ("sign", lambda v: v in ("plus", "minus"), "piquet.contract_sign"),
+            ("multiplier", lambda v: is_int(v) and v in (1, 2, 4), "piquet.contract_multiplier"),
         )
         for key, good, what in checks:
             path = join("contract", key)
             value = raw.get(key)
             if value is None:
-                f.error("field_missing", path, f"{path} is required")
+                f.error("field_missing", path, "field.required", path=path)
                 ok = False
             elif not (isinstance(value, (int, str)) and good(value)):
-                f.error("contract_invalid", path, f"{path} must be {what}, not {describe(value)}")
+                f.error("contract_invalid", path, what, path=path, value=describe(value))
                 ok = False
         if not ok:
             return None
@@ -377,14 +381,24 @@ class PiquetAuction(RubiconPartie):
         d, k, m = contract.declarer, contract.tricks, contract.multiplier
         t = reckoning.tricks_won[d]
         made = t if contract.sign == "plus" else 12 - t
-        doing = "won" if contract.sign == "plus" else "lost"
-        what = f"contract {k} {contract.sign}{'' if m == 1 else f' ×{m}'}"
+        won = contract.sign == "plus"
+        sign = _SIGNS[contract.sign]
+        if m == 1:
+            what = Message("piquet.contract", {"tricks": k, "sign": sign})
+        else:
+            what = Message("piquet.contract_multiplied", {"tricks": k, "sign": sign, "multiplier": m})
+        note = {"contract": what, "made": made}
         if made > k:
             points = 10 * (made - k) * m
             reckoning.points[d] += points
-            reckoning.lines.append([d, "contract_overtricks", points, f"{what}: {made} tricks {doing}"])
+            code = "piquet.note.overtricks_won" if won else "piquet.note.overtricks_lost"
+            reckoning.lines.append([d, "contract_overtricks", points, code, note])
         elif made < k:
             points = 10 * (k - made) * m
             reckoning.points[1 - d] += points
-            note = f"{what}: only {made} tricks {doing}"
-            reckoning.lines.append([1 - d, "contract_defeated", points, note])
+            code = "piquet.note.defeated_won" if won else "piquet.note.defeated_lost"
+            reckoning.lines.append([1 - d, "contract_defeated", points, code, note])
+
+
+#: The two signs of an auction contract, as its notes name them.
+_SIGNS = {"plus": term("piquet.sign.plus"), "minus": term("piquet.sign.minus")}

@@ -1,0 +1,123 @@
+"""Rating compute speed beside openskill's own loop, and the back-test table (issue 11).
+
+    .venv/bin/python benchmarks/bench_ratings.py [--matches 100000] [--players 2000]
+        [--backtest-matches 12000] [--no-backtest]
+
+Compute only, in memory (the end-to-end recompute from PostgreSQL is the service's
+benchmark). The same synthetic matches (2–6 sides, some 2v2, ties) are rated by:
+
+- openskill's ``PlackettLuce().rate()`` in a loop over a dict of its ratings;
+- our ``Rater.rate`` in the same loop (the same floats to 1e-9 on untied matches);
+- our ``replay``, which also yields every player's before/after and the pre-match win
+  probabilities (what a full recompute writes as history).
+
+Each is timed without tracemalloc (the best of ``--rounds`` runs, the four taking turns:
+the machine is shared), then run again under tracemalloc for its peak memory.
+Then the back-test table on the generator, on the report seeds (tuning used others).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ratings import backtest as bt
+from ratings.engine import MatchOutcome, Rater, replay
+
+#: The seeds the table in docs/ratings.md is reported on (tuning used seeds 1 and 2).
+REPORT_SEEDS = (101, 102)
+
+
+def openskill_loop(matches, model="PlackettLuce"):
+    """openskill's ``PlackettLuce().rate()`` over a dict of its ratings, match by match."""
+    predictor = bt.OpenSkillPredictor(model)
+    for m in matches:
+        predictor.update(m)
+
+
+def openskill_bt_loop(matches):
+    """The same with openskill's ``BradleyTerryFull``, the default's update."""
+    openskill_loop(matches, "BradleyTerryFull")
+
+
+def rate_loop(matches):
+    """Our ``Rater.rate`` in the same loop."""
+    predictor = bt.RaterPredictor(Rater.default())
+    for m in matches:
+        predictor.update(m)
+
+
+def replay_all(matches):
+    ratings = {}
+    outcomes = (MatchOutcome(i, m.sides, m.places) for i, m in enumerate(matches))
+    for _ in replay(Rater.default(), outcomes, ratings):
+        pass
+    return ratings
+
+
+def measure(workloads, matches, rounds):
+    """Per workload, the best of ``rounds`` timed runs, the workloads taking turns in each
+    round (the machine is shared, its load comes and goes), then a tracemalloc run each."""
+    seconds = dict.fromkeys(workloads, math.inf)
+    for _ in range(rounds):
+        for name, fn in workloads.items():
+            start = time.perf_counter()
+            fn(matches)
+            seconds[name] = min(seconds[name], time.perf_counter() - start)
+    peaks = {}
+    for name, fn in workloads.items():
+        tracemalloc.start()
+        fn(matches)
+        peaks[name] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return seconds, peaks
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=100_000)
+    parser.add_argument("--players", type=int, default=2000)
+    parser.add_argument("--backtest-matches", type=int, default=12_000)
+    parser.add_argument("--rounds", type=int, default=3, help="timed runs of each, the best counts")
+    parser.add_argument("--no-backtest", action="store_true")
+    args = parser.parse_args()
+
+    g = bt.Generator(players=args.players, matches=args.matches)
+    matches = bt.synthetic(2026, g, with_oracle=False)
+    tied = sum(len(set(m.places)) < len(m.places) for m in matches)
+    print(f"{len(matches)} synthetic matches, {args.players} players, 2–6 sides, {tied} with a tie")
+    print()
+    print("| compute (in memory)               | matches/s | × openskill PL | peak memory (tracemalloc) |")
+    print("|-----------------------------------|-----------|----------------|---------------------------|")
+    workloads = {
+        "openskill PlackettLuce.rate()": openskill_loop,
+        "openskill BradleyTerryFull.rate()": openskill_bt_loop,
+        "ours: Rater.rate (BT-full)": rate_loop,
+        "ours: replay (with history)": replay_all,
+    }
+    seconds, peaks = measure(workloads, matches, args.rounds)
+    base = len(matches) / seconds["openskill PlackettLuce.rate()"]
+    for name in workloads:
+        rate = len(matches) / seconds[name]
+        print(f"| {name:<33} | {rate:9.0f} | {rate / base:13.2f}× | {peaks[name] / 2**20:22.1f} MB |")
+
+    if args.no_backtest:
+        return
+    for seed in REPORT_SEEDS:
+        print()
+        print(f"back-test, generator seed {seed}:")
+        data = bt.synthetic(seed, bt.Generator(matches=args.backtest_matches))
+        print(bt.format_report(bt.run(data, bt.candidates())))
+        print()
+        print(f"the displayed rating mu − z·sigma of the default, generator seed {seed}:")
+        print(bt.format_display_study(bt.display_study(data, Rater.default())))
+
+
+if __name__ == "__main__":
+    main()

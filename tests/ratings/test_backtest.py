@@ -1,0 +1,162 @@
+"""The back-test (ratings/backtest.py): JSON lines, metrics, report, generator, predictions."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from ratings import backtest as bt
+from ratings.refit import DynamicRefit
+
+LINES = [
+    '{"game": "cul", "sides": [["ann"], ["bob"], ["cy"]], "places": [1, 2, 3]}',
+    "",
+    '{"game": "cul", "sides": [["bob"], ["ann"]], "places": [1, 1]}',
+    '{"game": "piquet-voleur", "sides": [["ann", "cy"], ["bob", "dee"]], "places": [2, 1]}',
+]
+
+
+def test_json_lines_are_read_into_matches():
+    first, tie, teams = bt.read_jsonl(LINES)
+    assert first == bt.BacktestMatch("cul", (("ann",), ("bob",), ("cy",)), (1, 2, 3))
+    assert tie.outcome() == [0.5, 0.5]
+    assert teams.sides == (("ann", "cy"), ("bob", "dee"))
+    assert list(bt.read_jsonl(bt.write_jsonl([first, tie, teams]))) == [first, tie, teams]
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("{nope", "line 1: not JSON"),
+        ("[1, 2]", "line 1: a match must be a JSON object, not list"),
+        ('{"sides": [["a"], ["b"]], "places": [1, 2]}', 'line 1: "game" is missing'),
+        ('{"game": "", "sides": [["a"], ["b"]], "places": [1, 2]}', '"game" must be a non-empty string'),
+        ('{"game": "cul", "sides": [["a"]], "places": [1]}', "at least two sides"),
+        ('{"game": "cul", "sides": [["a"], []], "places": [1, 2]}', r"sides\[1\] must be a non-empty list"),
+        ('{"game": "cul", "sides": [["a"], [null]], "places": [1, 2]}', "a player is a non-empty string"),
+        ('{"game": "cul", "sides": [["a"], ["a"]], "places": [1, 2]}', "player 'a' appears twice"),
+        ('{"game": "cul", "sides": [["a"], ["b"]], "places": [1]}', "a list of 2 places"),
+        ('{"game": "cul", "sides": [["a"], ["b"]], "places": [1, 0]}', r"places\[1\] must be an integer ≥ 1"),
+        ('{"game": "cul", "sides": [["a"], ["b"]], "places": [1, true]}', r"places\[1\] must be an integer"),
+    ],
+)
+def test_a_bad_line_is_a_clear_value_error_naming_the_line(line, message):
+    with pytest.raises(ValueError, match=message):
+        list(bt.read_jsonl([line]))
+
+
+def test_the_error_names_the_line_it_is_on():
+    with pytest.raises(bt.BacktestInputError, match=r"^line 3: "):
+        list(bt.read_jsonl([LINES[0], "", "{}"]))
+
+
+def test_a_tiny_report_has_the_metrics_of_every_candidate():
+    matches = list(bt.read_jsonl(LINES))
+    report = bt.run(matches, [c for c in bt.candidates(include_oracle=False)])
+    assert report.matches == 3
+    default = report.score("default")
+    assert 0 <= default.accuracy <= 1 and default.mean_log_loss > 0 and default.mean_brier > 0
+    text = bt.format_report(report)
+    for name in ("default", "openskill-default", "elo", "winner accuracy", "log-loss", "Brier",
+                 "calibration of default", "2 sides", "3 sides"):
+        assert name in text
+
+
+def test_before_anybody_is_known_every_side_gets_the_same_chance():
+    first = list(bt.read_jsonl(LINES))[:1]
+    score = bt.run(first, bt.candidates(include_oracle=False)).score("default")
+    # A third each: the winner is one of three favourites; Brier (2/3)² + 2·(1/3)².
+    assert score.accuracy == pytest.approx(1 / 3)
+    assert score.mean_brier == pytest.approx(2 / 3)
+    assert score.mean_log_loss == pytest.approx(math.log(3))
+
+
+def test_metrics_of_a_sure_right_and_a_sure_wrong_prediction():
+    score = bt.Score("x")
+    score.add([1.0, 0.0], [1.0, 0.0])
+    assert (score.accuracy, score.mean_brier) == (1.0, 0.0)
+    score.add([1.0, 0.0], [0.0, 1.0])
+    assert score.accuracy == 0.5
+    assert score.mean_brier == 1.0
+    assert score.mean_log_loss == pytest.approx(-math.log(1e-15) / 2)
+
+
+def test_the_generator_is_seeded_and_carries_true_probabilities():
+    g = bt.Generator(players=30, matches=200)
+    a, b = bt.synthetic(7, g), bt.synthetic(7, g)
+    assert a == b != bt.synthetic(8, g)
+    sizes = {len(m.sides) for m in a}
+    assert sizes == {2, 3, 4, 5, 6}
+    assert any(len(side) == 2 for m in a for side in m.sides)
+    for m in a:
+        assert sum(m.oracle) == pytest.approx(1)
+        assert len({p for side in m.sides for p in side}) == sum(map(len, m.sides))
+
+
+def test_the_oracle_beats_the_openskill_default_on_the_generator():
+    matches = bt.synthetic(3, bt.Generator(players=60, matches=1500))
+    names = ("openskill-default", "default", "oracle")
+    report = bt.run(matches, [c for c in bt.candidates() if c.name in names])
+    assert report.score("oracle").mean_brier < report.score("openskill-default").mean_brier
+    assert report.gap_closed("oracle") == 1.0
+    assert "Brier gap closed" in bt.format_report(report)
+
+
+def test_the_oracle_needs_synthetic_matches():
+    with pytest.raises(ValueError, match="synthetic"):
+        bt.OraclePredictor().predict(next(bt.read_jsonl(LINES)))
+
+
+def test_default_predictions_are_one_list_per_match_in_input_order_summing_to_one():
+    matches = list(bt.read_jsonl(LINES))
+    predictions = list(bt.default_predictions(matches))
+    assert [len(p) for p in predictions] == [3, 2, 2]
+    assert predictions[0] == pytest.approx([1 / 3] * 3)
+    assert all(sum(p) == pytest.approx(1) for p in predictions)
+    json.dumps({"win_probabilities": predictions[0]})
+
+
+def test_the_refit_is_the_same_whole_or_match_by_match():
+    matches = bt.synthetic(4, bt.Generator(players=40, matches=300))
+    params = DynamicRefit(every=50, epoch=60)
+    whole = bt.refit_predictor(params)
+    for m in matches:
+        whole.update(m)
+    again = bt.refit_predictor(params)
+    got = []
+    for m in matches:
+        got.append(again.predict(m))
+        again.update(m)
+    assert whole.pools["synthetic"].theta == again.pools["synthetic"].theta
+    assert max(len(chain) for chain in whole.pools["synthetic"].theta) > 1
+    assert all(sum(p) == pytest.approx(1) for p in got)
+
+
+def test_the_forecasters_ratings_are_replays_and_its_odds_a_blend():
+    from ratings.engine import MatchOutcome, Rater, replay
+    from ratings.forecast import Forecaster
+
+    matches = bt.synthetic(9, bt.Generator(players=30, matches=250))
+    forecaster = Forecaster(refit=DynamicRefit(every=40, epoch=50))
+    for m in matches:
+        odds = forecaster.win_probabilities(m.sides)
+        assert sum(odds) == pytest.approx(1)
+        forecaster.update(m.sides, m.places)
+    ratings = {}
+    outcomes = (MatchOutcome(i, m.sides, m.places) for i, m in enumerate(matches))
+    list(replay(Rater.default(), outcomes, ratings))
+    assert forecaster.ratings == ratings
+    sides = matches[0].sides
+    online = Rater.default().win_probabilities([[ratings[p] for p in side] for side in sides])
+    batch = forecaster.refit.win_probabilities(sides)
+    assert forecaster.win_probabilities(sides) == pytest.approx(
+        [(a + b) / 2 for a, b in zip(online, batch, strict=True)])
+
+
+def test_a_forecaster_refuses_a_weight_outside_zero_to_one():
+    from ratings.forecast import Forecaster
+
+    with pytest.raises(ValueError, match="weight"):
+        Forecaster(weight=1.5)

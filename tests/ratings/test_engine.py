@@ -1,0 +1,156 @@
+"""The rating engine (ratings/engine.py): moves, ties, predictions, display, replay."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ratings.engine import MatchOutcome, Rater, Rating, replay
+
+RATER = Rater.default()
+P = RATER.prior()
+
+
+def test_the_winner_goes_up_and_the_loser_down():
+    (winner,), (loser,) = RATER.rate([[P], [P]], [1, 2])
+    assert winner.mu > P.mu > loser.mu
+    assert winner.sigma < math.hypot(P.sigma, RATER.tau)
+    assert loser.sigma < math.hypot(P.sigma, RATER.tau)
+
+
+def test_in_a_free_for_all_every_place_is_above_the_next():
+    after = RATER.rate([[P]] * 5, [3, 1, 5, 2, 4])
+    mus = {place: side[0].mu for place, side in zip([3, 1, 5, 2, 4], after, strict=True)}
+    assert mus[1] > mus[2] > mus[3] > mus[4] > mus[5]
+
+
+def test_a_draw_between_equals_leaves_them_equal():
+    a, b = RATER.rate([[P], [P]], [1, 1])
+    assert a == b
+    assert a[0].mu == pytest.approx(P.mu, abs=1e-12)
+
+
+def test_a_draw_between_equal_teams_leaves_them_equal():
+    x, y = Rating(30.0, 4.0), Rating(20.0, 6.0)
+    a, b = RATER.rate([[x, y], [x, y]], [1, 1])
+    assert a == b
+
+
+def test_tied_sides_of_different_strength_get_the_same_change_of_mu():
+    strong, weak, third = Rating(35.0, 3.0), Rating(15.0, 7.0), Rating(25.0, 5.0)
+    (s,), (w,), (t,) = RATER.rate([[strong], [weak], [third]], [1, 1, 3])
+    assert s.mu - strong.mu == pytest.approx(w.mu - weak.mu, abs=1e-12)
+    assert s.mu > strong.mu and t.mu < third.mu
+
+
+def test_tied_equals_among_others_stay_equal():
+    q = Rating(28.0, 5.0)
+    after = RATER.rate([[q], [P], [q], [P]], [2, 1, 2, 4])
+    assert after[0] == after[2]
+
+
+@pytest.mark.parametrize(
+    "sides, places, message",
+    [
+        ([[P]], [1], "at least two sides"),
+        ([[P], []], [1, 2], "side 1 has no player"),
+        ([[P], [P]], [1], "1 places for 2 sides"),
+        ([[P], [P]], [1, 0], "place 1 must be an integer ≥ 1"),
+        ([[P], [P]], [1, 1.5], "place 1 must be an integer ≥ 1"),
+    ],
+)
+def test_a_malformed_match_is_a_clear_value_error(sides, places, message):
+    with pytest.raises(ValueError, match=message):
+        RATER.rate(sides, places)
+
+
+ratings = st.builds(Rating, st.floats(-20, 70), st.floats(0.3, 10))
+matches = st.lists(st.lists(ratings, min_size=1, max_size=2), min_size=2, max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(matches, st.sampled_from(["plackett-luce", "pairwise"]))
+def test_win_probabilities_sum_to_one_and_expected_ranks_to_the_triangle(sides, formula):
+    rater = Rater(win_formula=formula)
+    p = rater.win_probabilities(sides)
+    assert all(0 <= x <= 1 for x in p)
+    assert sum(p) == pytest.approx(1, abs=1e-12)
+    n = len(sides)
+    assert sum(rater.expected_ranks(sides)) == pytest.approx(n * (n + 1) / 2)
+
+
+def test_the_stronger_side_is_favoured_and_expected_ahead():
+    strong = Rating(35.0, 2.0)
+    p = RATER.win_probabilities([[strong], [P]])
+    assert p[0] > 0.5 > p[1]
+    ranks = RATER.expected_ranks([[strong], [P]])
+    assert ranks[0] < ranks[1]
+
+
+def test_draw_probability_is_for_two_sides_only():
+    d = RATER.draw_probability([[P], [P]])
+    assert 0 < d < 1
+    assert RATER.draw_probability([[P], [P], [P]]) is None
+    assert RATER.draw_probability([[Rating(60.0, 1.0)], [P]]) < d
+
+
+def test_the_conservative_rating_is_mu_less_z_sigma():
+    assert RATER.conservative(Rating(30.0, 2.0)) == 30.0 - RATER.z * 2.0
+    assert RATER.conservative(P) < RATER.conservative(Rating(P.mu, P.sigma / 2))
+
+
+def test_a_player_is_provisional_while_he_has_few_matches():
+    assert RATER.is_provisional(P, 0)
+    assert not RATER.is_provisional(Rating(25.0, 1.0), 50)
+
+
+@pytest.mark.parametrize("key, value", [("sigma", 0), ("beta", -1), ("tau", -0.1), ("win_formula", "x")])
+def test_a_rater_refuses_impossible_parameters(key, value):
+    with pytest.raises(ValueError, match=key):
+        Rater(**{key: value})
+
+
+def pool(n=300, seed=3):
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        k = rng.randint(2, 6)
+        players = rng.sample(range(40), k if k != 4 or rng.random() < 0.5 else 4)
+        if k == 4 and rng.random() < 0.5:
+            sides = ((players[0], players[2]), (players[1], players[3]))
+        else:
+            sides = tuple((p,) for p in players)
+        places = tuple(rng.randint(1, len(sides)) for _ in sides)
+        out.append(MatchOutcome(i, sides, places))
+    return out
+
+
+def test_replay_from_scratch_equals_the_incremental_path():
+    matches = pool()
+    full = {}
+    rated = list(replay(RATER, matches, full))
+    step = {}
+    for m in matches[:100]:
+        list(replay(RATER, [m], step))
+    list(replay(RATER, matches[100:], step))
+    assert step == full
+    assert rated == list(replay(RATER, matches))
+
+
+def test_replay_reports_before_after_place_and_win_probability():
+    m = MatchOutcome("m1", (("ann",), ("bob",)), (2, 1))
+    (rated,) = replay(RATER, [m])
+    ann, bob = rated.players
+    assert (ann.player_id, ann.place, ann.before, bob.place) == ("ann", 2, P, 1)
+    assert ann.after.mu < P.mu < bob.after.mu
+    assert ann.win_probability == rated.win_probabilities[0] == pytest.approx(0.5)
+
+
+def test_replay_refuses_a_player_twice_in_a_match():
+    with pytest.raises(ValueError, match="appears twice"):
+        list(replay(RATER, [MatchOutcome(1, (("ann",), ("ann",)), (1, 2))]))
