@@ -25,7 +25,7 @@ from tests.fakes import hand
 pytestmark = pytest.mark.django_db
 
 migration = __import__("scorekeeper.matches.migrations.0003_match_hand_count", fromlist=["count_hands"])
-seat_migration = __import__("scorekeeper.matches.migrations.0006_match_seat_count", fromlist=["count_seats"])
+seat_migration = __import__("scorekeeper.matches.migrations.0007_match_seat_count", fromlist=["count_seats"])
 
 
 def current_hands(match) -> int:

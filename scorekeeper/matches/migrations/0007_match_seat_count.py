@@ -13,7 +13,7 @@ def count_seats(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("matches", "0005_match_fillfactor")]
+    dependencies = [("matches", "0006_evaluation_message_codes")]
 
     operations = [
         migrations.AddField(
