@@ -1,7 +1,8 @@
 """What the services cache on the match row and in memory agrees with the rows it stands for.
 
 ``Match.hand_count`` (the number of current hands, read under the match lock to number the
-next hand), ``Match.seat_count`` (the number of seats, which never change) and the rulesets shared by every match with the same game, options and seats.
+next hand), ``Match.seat_count`` (the number of seats, which never change) and the rulesets
+shared by every match with the same game, options and seats.
 """
 
 from __future__ import annotations

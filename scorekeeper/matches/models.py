@@ -3,7 +3,8 @@
 History is append-only: a correction inserts a new Hand version and flips the old row's
 status to ``superseded`` (the only change ever made to a hand row); nothing is deleted.
 The Match row caches what is derived from its current hands (state, status, result,
-hand_count) and its seat count, and carries ``version`` for optimistic concurrency. Writes go through ``services``.
+hand_count) and its seat count, and carries ``version`` for optimistic concurrency. Writes
+go through ``services``.
 """
 
 from __future__ import annotations
