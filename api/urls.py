@@ -27,6 +27,7 @@ v1 = [
         name="hand-corrections",
     ),
     path("", include("api.urls_exchange")),  # export and import (api/exchange.py)
+    path("", include("api.urls_ratings")),  # leaderboards, ratings, predictions (api/ratings.py)
 ]
 
 urlpatterns = [

@@ -1,12 +1,68 @@
-from django.contrib import admin
+"""Admin: the ratings are derived data, shown read-only; a full recompute is an action on pools
+(select all for everything), its progress on the recompute jobs' list."""
+
+from django.contrib import admin, messages
 
 from scorekeeper.matches.admin import ReadOnlyAdmin
 
-from .models import RatingChange
+from . import services
+from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool, RecomputeJob
 
 
-@admin.register(RatingChange)
-class RatingChangeAdmin(ReadOnlyAdmin):
-    list_display = ["player", "game", "match", "placement", "before", "after", "created_at"]
-    list_filter = ["game"]
-    list_select_related = ["player", "match"]
+@admin.register(RatingPool)
+class RatingPoolAdmin(ReadOnlyAdmin):
+    list_display = ["game", "matches", "last_match", "last_finished_at", "updated_at", "recomputed_at"]
+    actions = ["recompute"]
+
+    @admin.action(description="Recompute the selected pools from the recorded matches (background tasks)")
+    def recompute(self, request, queryset):
+        job = services.rating_recompute_request(
+            by=request.user, games=list(queryset.values_list("game", flat=True))
+        )
+        self.message_user(
+            request,
+            f"Recompute #{job.pk} of {job.total} pool(s) started: its progress is under Recompute jobs.",
+            messages.SUCCESS,
+        )
+
+
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(ReadOnlyAdmin):
+    list_display = ["player", "pool", "conservative", "mu", "sigma", "matches", "wins", "last_played_at"]
+    list_filter = ["pool"]
+    list_select_related = ["player", "pool"]
+    search_fields = ["player__name"]
+
+
+@admin.register(RatingHistory)
+class RatingHistoryAdmin(ReadOnlyAdmin):
+    list_display = [
+        "player",
+        "pool",
+        "match",
+        "finished_at",
+        "place",
+        "mu_before",
+        "mu_after",
+        "win_probability",
+    ]
+    list_filter = ["pool"]
+    list_select_related = ["player", "pool", "match"]
+    search_fields = ["player__name"]
+
+
+@admin.register(RatingEvent)
+class RatingEventAdmin(ReadOnlyAdmin):
+    list_display = ["id", "game", "kind", "match", "at", "processed_at"]
+    list_filter = ["game", "kind", ("processed_at", admin.EmptyFieldListFilter)]
+    list_select_related = ["match"]
+
+
+@admin.register(RecomputeJob)
+class RecomputeJobAdmin(ReadOnlyAdmin):
+    list_display = ["id", "status", "progress", "requested_by", "created_at", "finished_at"]
+    list_filter = ["status"]
+
+    @admin.display(description="progress (pools)")
+    def progress(self, job):
+        return f"{job.done}/{job.total}"

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -265,12 +266,20 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict = {
     "outbox-sweep": {"task": "outbox.sweep", "schedule": 60.0},
+    # A full recompute of every rating pool, nightly (ratings/tasks.py).
+    "ratings-recompute-nightly": {
+        "task": "ratings.recompute_all",
+        "schedule": crontab(hour=env_int("RATINGS_RECOMPUTE_HOUR", 3), minute=30),
+    },
 }
 # The outbox (scorekeeper/outbox): a message is left this many seconds to the dispatch after
 # its own commit before the sweep takes it, and handed over again when its task has not
 # finished this many seconds after the last hand-over (a dead worker, a Redis that lost it).
 OUTBOX_GRACE = env_int("OUTBOX_GRACE", 10)
 OUTBOX_REDELIVER_AFTER = env_int("OUTBOX_REDELIVER_AFTER", CELERY_VISIBILITY_TIMEOUT + 60)
+
+# Ratings (ratings/): a player is listed on a game's leaderboard from this many rated matches on.
+RATINGS_LEADERBOARD_MIN_MATCHES = env_int("RATINGS_LEADERBOARD_MIN_MATCHES", 1)
 
 LOGGING = {
     "version": 1,

@@ -7,6 +7,7 @@ database); ``require_services`` skips or, with REQUIRE_SERVICES=1 (CI), fails wi
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -18,6 +19,7 @@ import uuid
 from pathlib import Path
 from urllib.parse import quote
 
+import pytest
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,3 +128,61 @@ class WorkerProcess:
 
     def log(self) -> str:
         return self.log_path.read_text()[-3000:] if self.log_path.exists() else ""
+
+
+@contextlib.contextmanager
+def celery_app_on(broker_url: str, *, queue: str | None = None):
+    """Point this process's Celery app at ``broker_url`` (say a ``RedisServer``'s) as broker and
+    result store, tasks really sent (not eager), those sent without a queue routed to ``queue``
+    (a ``WorkerProcess``'s); everything restored afterwards. The app caches its producer pool,
+    its result backend and its routing: all are dropped on the way in and out."""
+    from scorekeeper.celery import app
+
+    keys = ("broker_url", "result_backend", "task_always_eager", "task_default_queue")
+    saved = {key: app.conf[key] for key in keys}
+
+    def reset() -> None:
+        app._pool = None  # the producer connection pool, made for the old broker
+        app.__dict__.pop("amqp", None)  # its cached queues, router and producer pool
+        app._backend_cache = None
+        if hasattr(app._local, "backend"):
+            del app._local.backend
+
+    app.conf.update(broker_url=broker_url, result_backend=broker_url, task_always_eager=False)
+    if queue is not None:
+        app.conf.task_default_queue = queue
+    reset()
+    try:
+        yield app
+    finally:
+        app.conf.update(saved)
+        reset()
+
+
+@pytest.fixture
+def private_redis(tmp_path):
+    """A ``RedisServer`` of the test's own, started (PostgreSQL required: see ``require_services``)."""
+    from tests.conftest import require_services
+
+    require_services(redis=False, why="a separate celery worker process")
+    server = RedisServer(tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def wait_until(condition, *, timeout: float = 60.0, interval: float = 0.05, what="the condition"):
+    """Poll ``condition()`` until it is true (returned) or ``timeout`` seconds passed (AssertionError
+    saying ``what``, or what ``what()`` returns then: a worker's log, say)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(
+                f"timed out after {timeout:.0f} s waiting for {what() if callable(what) else what}"
+            )
+        time.sleep(interval)

@@ -22,8 +22,11 @@ def test_every_match_model_has_an_admin_page(staff, model):
     assert staff.get(reverse(f"admin:matches_{model}_changelist")).status_code == 200
 
 
-def test_the_rating_history_has_an_admin_page(staff):
-    assert staff.get(reverse("admin:ratings_ratingchange_changelist")).status_code == 200
+@pytest.mark.parametrize(
+    "model", ["ratingpool", "playerrating", "ratinghistory", "ratingevent", "recomputejob"]
+)
+def test_every_ratings_model_has_an_admin_page(staff, model):
+    assert staff.get(reverse(f"admin:ratings_{model}_changelist")).status_code == 200
 
 
 def test_a_match_page_in_the_admin_shows_its_hands(staff, tally_match):

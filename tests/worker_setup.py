@@ -1,6 +1,25 @@
 """Imported by the integration test's celery worker (``-I tests.worker_setup``): registers the
-test game there too, so the worker re-evaluates the same matches the test recorded."""
+test game there too, so the worker re-evaluates the same matches the test recorded.
+
+``RATINGS_SLOW_REPLAY=<seconds>``: every ratings replay waits that long before its commit, so
+that a test can kill the worker in the middle of a full recompute."""
+
+import os
+import time
 
 from tests.fakes import install
 
 install()
+
+if os.environ.get("RATINGS_SLOW_REPLAY"):
+    from ratings import services
+
+    _replay = services._replay
+    _pause = float(os.environ["RATINGS_SLOW_REPLAY"])
+
+    def _slow_replay(pool, **kwargs):
+        rated = _replay(pool, **kwargs)
+        time.sleep(_pause)  # inside the pool's transaction: a kill now rolls it all back
+        return rated
+
+    services._replay = _slow_replay

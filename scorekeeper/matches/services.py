@@ -32,6 +32,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from ratings.services import rating_event_record
 from scorekeeper.rules import OptionsInvalid, UnknownGame, find_ruleset
 from scorekeeper.rules.fields import is_int
 
@@ -134,6 +135,8 @@ def match_void(*, match: Match | int, by, reason: str, version: int | None = Non
         _audit(
             by, AuditEntry.Action.MATCH_VOID, match=match, payload={"reason": reason, "status_before": before}
         )
+        if before == Match.Status.FINISHED:  # its ratings are undone (ratings.services)
+            rating_event_record(match=match, kind="void")
     return match
 
 
@@ -154,6 +157,8 @@ def match_reopen(*, match: Match | int, by, reason: str, version: int | None = N
             match=match,
             payload={"reason": reason, "status": match.status},
         )
+        if match.status == Match.Status.FINISHED:  # rated again, in its old place
+            rating_event_record(match=match, kind="reopen")
     return match
 
 
@@ -169,10 +174,13 @@ def match_recompute(*, match: Match | int, by=None) -> dict[str, int]:
         game = _ruleset(match)
         hands = list(_current(match).order_by("number"))
         cause = "re-evaluated by a recompute of the match"
+        was = match.status
         changed = len(_replay(match, game, None, hands, by, cause=cause))
         if changed:
             _refresh(match)
             _save(match)
+            if Match.Status.FINISHED in (was, match.status):
+                rating_event_record(match=match, kind="correct")
         _audit(by, AuditEntry.Action.MATCH_RECOMPUTE, match=match, payload={"changed": changed})
     return {"match": match.pk, "changed": changed, "version": match.version}
 
@@ -221,6 +229,8 @@ def hand_record(
         _save(match)  # first: a recording that lost the race writes nothing
         hand.save(force_insert=True)
         _audit(by, AuditEntry.Action.HAND_RECORD, match=match, hand=hand, payload=_hand_payload(hand))
+        if match.status == Match.Status.FINISHED:  # the hand that finishes it: rate it (ratings)
+            rating_event_record(match=match, kind="finish")
     return hand
 
 
@@ -246,6 +256,7 @@ def hand_correct(
         _require_version(match, version)
         if match.status == Match.Status.VOID:
             raise errors.MatchVoid("the match is void: reopen it before correcting")
+        was = match.status
         old = _current(match).filter(number=number).first() if is_int(number) else None
         if old is None:
             raise errors.NotFound(f"the match has no hand {number}", field="number", code="hand_not_found")
@@ -266,6 +277,8 @@ def hand_correct(
         )
         _refresh(match)
         _save(match)
+        if Match.Status.FINISHED in (was, match.status):  # its ratings are replayed
+            rating_event_record(match=match, kind="correct")
     hand.match = match
     return hand
 

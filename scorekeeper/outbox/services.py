@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -26,6 +26,39 @@ def outbox_enqueue(*, task: str, kwargs: dict[str, Any] | None = None) -> Outbox
     message = OutboxMessage.objects.create(task=task, kwargs=kwargs or {})
     transaction.on_commit(lambda: outbox_dispatch(messages=[message]))
     return message
+
+
+def outbox_enqueue_group(*, task: str, kwargs_list: Sequence[dict[str, Any]]) -> list[OutboxMessage]:
+    """One message per ``kwargs_list`` entry, stored in the caller's transaction; after the commit
+    they are handed to Celery together as one ``group`` (a fan-out that spreads over the workers).
+
+    Each member marks its own message done; a member lost with its worker stays pending and the
+    sweep hands it over again on its own.
+    """
+    messages = OutboxMessage.objects.bulk_create([OutboxMessage(task=task, kwargs=kw) for kw in kwargs_list])
+    if messages:
+        transaction.on_commit(lambda: outbox_dispatch_group(messages=messages))
+    return messages
+
+
+def outbox_dispatch_group(*, messages: Sequence[OutboxMessage]) -> int:
+    """Hand ``messages`` to the broker as one Celery group; how many it took (all or none)."""
+    from celery import group
+
+    from scorekeeper.celery import app
+
+    ids = [m.pk for m in messages]
+    try:
+        fan_out = group(app.tasks[m.task].s(**m.kwargs, outbox_id=m.pk) for m in messages)
+        fan_out.apply_async(retry=False)
+    except Exception as exc:  # the broker is down: the sweep hands them over one by one later
+        log.warning("outbox messages %s not dispatched as a group: %r", ids, exc)
+        OutboxMessage.objects.filter(pk__in=ids).update(
+            attempts=F("attempts") + 1, last_error=repr(exc)[:2000]
+        )
+        return 0
+    OutboxMessage.objects.filter(pk__in=ids).update(dispatched_at=timezone.now(), attempts=F("attempts") + 1)
+    return len(ids)
 
 
 def outbox_dispatch(*, messages: Iterable[OutboxMessage]) -> int:

@@ -1,0 +1,270 @@
+"""The ratings pipeline against PostgreSQL (issue 11); a benchmark, not a test.
+
+    DATABASE_URL=postgres://USER@127.0.0.1:5432/DB REDIS_URL=redis://127.0.0.1:6379/N \\
+        .venv/bin/python benchmarks/bench_ratings_db.py [--matches 100000] [--players 2000] \\
+        [--rounds 2] [--latency 200] [--keep]
+
+Makes a scratch database ``DB_ratingsbench`` (dropped afterwards) and stores ``--matches``
+synthetic finished matches of 2–6 players out of ``--players`` in one pool, then measures:
+
+(a) a full recompute of that pool end to end, ``ratings.services.rating_pool_recompute``:
+    read the matches from PostgreSQL, rate them, write every rating and history row, commit;
+    beside openskill's own ``PlackettLuce().rate()`` loop over the same matches held in memory
+    (read from the database beforehand, untimed). Each runs in a fresh child process, alternately,
+    ``--rounds`` times; the peak RSS is the child's whole process (``ru_maxrss``).
+(b) with a real celery worker on REDIS_URL (skipped without it): ``--latency`` matches are
+    finished one after the other through ``hand_record`` into that pool; the time from just
+    before the finishing hand's write (its commit is in it) until its rating is visible in the
+    database, p50 / p95 / max.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+GAME = "tally"
+#: openskill's loops timed beside the recompute: its default model, and the default's update
+#: (Bradley–Terry, full pairing) with the default's parameters.
+OPENSKILL = (
+    "PlackettLuce",
+    "BradleyTerryFull",
+)  # the test game: free for all, registered in the worker by tests.worker_setup
+
+
+def scratch_database(url: str) -> tuple[str, callable]:
+    import psycopg
+
+    parsed = urlparse(url)
+    if parsed.scheme not in ("postgres", "postgresql", "pgsql"):
+        sys.exit(f"error: DATABASE_URL must be PostgreSQL (postgres://…), not {parsed.scheme or url!r}")
+    name = f"{parsed.path.lstrip('/') or 'postgres'}_ratingsbench"
+    admin = urlunparse(parsed._replace(scheme="postgresql", path="/postgres"))
+
+    def run(sql: str) -> None:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(sql)
+
+    run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    run(f'CREATE DATABASE "{name}"')
+    return urlunparse(parsed._replace(path=f"/{name}")), lambda: run(
+        f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'
+    )
+
+
+def setup_django() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+    os.environ["DJANGO_LOG_LEVEL"] = "WARNING"
+    import django
+
+    django.setup()
+    from tests.fakes import install
+
+    install()
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+# -- children: one measurement each, in a fresh process ------------------------------------
+def child_recompute() -> dict:
+    setup_django()
+    from ratings.models import RatingPool
+    from ratings.services import rating_pool_recompute
+
+    pool = RatingPool.objects.get_or_create(game=GAME)[0].pk
+    started = time.perf_counter()
+    outcome = rating_pool_recompute(pool=pool)
+    return {"seconds": time.perf_counter() - started, "matches": outcome["replayed"], "peak_mb": peak_mb()}
+
+
+def child_openskill(model_name: str) -> dict:
+    """openskill's own ``rate()`` loop over the pool's matches, read into memory first (untimed)."""
+    setup_django()
+    import openskill.models
+
+    from ratings.services import pool_matches, rater
+
+    matches = [(m.sides, list(m.places)) for m in pool_matches(GAME)]
+    if model_name == "BradleyTerryFull":  # the default's update, with its parameters
+        r = rater()
+        model = openskill.models.BradleyTerryFull(
+            mu=r.mu, sigma=r.sigma, beta=r.beta, tau=r.tau, kappa=r.kappa
+        )
+    else:
+        model = getattr(openskill.models, model_name)()
+    ratings: dict = {}
+    started = time.perf_counter()
+    for sides, places in matches:
+        teams = []
+        for side in sides:
+            team = []
+            for p in side:
+                r = ratings.get(p)
+                if r is None:
+                    r = ratings[p] = model.rating()
+                team.append(r)
+            teams.append(team)
+        for side, new in zip(sides, model.rate(teams, ranks=places), strict=True):
+            for p, r in zip(side, new, strict=True):
+                ratings[p] = r
+    return {"seconds": time.perf_counter() - started, "matches": len(matches), "peak_mb": peak_mb()}
+
+
+def run_child(kind: str, env: dict) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--child", kind], env=env, capture_output=True, text=True,
+                         cwd=ROOT, check=False)  # fmt: skip
+    if out.returncode != 0:
+        sys.exit(f"the {kind} child failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+# -- the parent ------------------------------------------------------------------------------
+def prepare(matches: int, players: int) -> None:
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from ratings import synthetic
+
+    started = time.perf_counter()
+    ids = synthetic.players(players)
+    synthetic.store(
+        game=GAME, tables=synthetic.outcomes(players=players, matches=matches, seed=11), player_ids=ids
+    )
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    took = time.perf_counter() - started
+    print(f"stored {matches:,} synthetic matches of {players:,} players in {took:.1f} s")
+
+
+def latency(count: int, redis_url: str) -> list[float]:
+    from ratings.models import RatingHistory
+    from scorekeeper.matches.services import hand_record, match_create
+    from tests.fakes import hand
+    from tests.integration import WorkerProcess, celery_app_on
+
+    players = list(
+        __import__("scorekeeper.matches.models", fromlist=["Player"]).Player.objects.order_by("id")[:40]
+    )
+    log = Path("/tmp") / f"bench-ratings-worker-{os.getpid()}.log"
+    worker = WorkerProcess(log, broker_url=redis_url)
+    times = []
+    with celery_app_on(redis_url, queue=worker.queue):
+        worker.start()
+        try:
+            warm = _finish(players[0], players[1], hand_record, match_create, hand)  # the worker's first task
+            _wait(lambda: RatingHistory.objects.filter(match_id=warm).exists(), 60, log)
+            for i in range(count):
+                a, b = players[(2 * i) % 40], players[(2 * i + 1) % 40]
+                match = match_create(game=GAME, players=[a, b], by=None)
+                match = hand_record(match=match, record=hand([4, 2]), by=None).match
+                started = time.perf_counter()
+                hand_record(match=match, record=hand([6, 1], dealer=1), by=None, version=match.version)
+                _wait(lambda pk=match.pk: RatingHistory.objects.filter(match_id=pk).exists(), 30, log)
+                times.append(time.perf_counter() - started)
+        finally:
+            worker.stop()
+    return times
+
+
+def _finish(a, b, hand_record, match_create, hand) -> int:
+    match = match_create(game=GAME, players=[a, b], by=None)
+    hand_record(match=match, record=hand([10, 2]), by=None)
+    return match.pk
+
+
+def _wait(condition, timeout: float, log: Path) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            sys.exit(f"no rating after {timeout} s; worker log:\n{log.read_text()[-3000:]}")
+        time.sleep(0.002)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--matches", type=int, default=100_000)
+    parser.add_argument("--players", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--latency", type=int, default=200, help="matches timed with a real worker (0: skip)")
+    parser.add_argument("--keep", action="store_true", help="keep the scratch database")
+    parser.add_argument("--child", choices=["recompute", *OPENSKILL], help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(child_recompute() if args.child == "recompute" else child_openskill(args.child)))
+        return
+
+    url, drop = scratch_database(os.environ.get("DATABASE_URL", ""))
+    os.environ["DATABASE_URL"] = url
+    redis_url = os.environ.get("REDIS_URL", "")
+    env = {**os.environ, "DATABASE_URL": url}
+    env.pop("REDIS_URL", None)  # the children need no broker
+    try:
+        setup_django()
+        prepare(args.matches, args.players)
+        rows = []
+        for _ in range(args.rounds):
+            rows.append(
+                {
+                    **{name: run_child(name, env) for name in OPENSKILL},
+                    "recompute": run_child("recompute", env),
+                }
+            )
+        print()
+        print("(a) full recompute from PostgreSQL, end to end, beside openskill's rate() loop in memory")
+        print("| round | openskill PlackettLuce | openskill BradleyTerryFull | recompute end to end | "
+              "× PL loop | × BT loop | recompute peak RSS |")  # fmt: skip
+        print("|---|---|---|---|---|---|---|")
+
+        def cell(run):
+            return f"{run['seconds']:.2f} s ({run['matches'] / run['seconds']:,.0f}/s)"
+
+        for i, row in enumerate(rows, 1):
+            pl, bt, rc = row["PlackettLuce"], row["BradleyTerryFull"], row["recompute"]
+            print(f"| {i} | {cell(pl)} | {cell(bt)} | {cell(rc)} | {pl['seconds'] / rc['seconds']:.2f}× | "
+                  f"{bt['seconds'] / rc['seconds']:.2f}× | {rc['peak_mb']:.0f} MB |")  # fmt: skip
+        for name in OPENSKILL if rows else ():
+            ratios = [row[name]["seconds"] / row["recompute"]["seconds"] for row in rows]
+            print(f"median × {name} loop: {statistics.median(ratios):.2f} (target ≥ 1.0)")
+        if rows:
+            peak = max(row["recompute"]["peak_mb"] for row in rows)
+            print(f"recompute peak RSS ≤ {peak:.0f} MB (target < 300)")
+        if args.latency and redis_url:
+            times = sorted(latency(args.latency, redis_url))
+            p = lambda q: times[min(len(times) - 1, int(q * len(times)))]  # noqa: E731
+            print()
+            print(
+                f"(b) last hand committed → rating visible, real worker, {len(times)} matches into the "
+                f"{args.matches:,}-match pool"
+            )
+            print(f"p50 {p(0.5) * 1000:.0f} ms, p95 {p(0.95) * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms "
+                  "(target p95 < 1 s)")  # fmt: skip
+        elif args.latency:
+            print("(b) skipped: REDIS_URL is not set")
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        if args.keep:
+            print(f"kept {url}")
+        else:
+            drop()
+
+
+if __name__ == "__main__":
+    main()

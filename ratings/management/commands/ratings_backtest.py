@@ -1,0 +1,73 @@
+"""`manage.py ratings_backtest`: the back-test of ratings/backtest.py on stored or given matches.
+
+    manage.py ratings_backtest --game piquet            # the pool's rated matches, in its order
+    manage.py ratings_backtest --input matches.jsonl    # {"game", "sides", "places"} per line
+    manage.py ratings_backtest --synthetic 7            # the generator, with the oracle beside
+    ... --predictions out.jsonl                         # the default model's win probabilities
+
+Every candidate predicts each match before it learns the outcome; the report gives winner
+accuracy, log-loss, Brier score and a calibration table per candidate.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+
+from ratings import backtest
+from ratings.services import pool_matches
+from scorekeeper.rules import UnknownGame, find_ruleset
+
+
+class Command(BaseCommand):
+    help = "Back-test the rating models on a pool's stored matches, a JSON-lines file or synthetic matches."
+
+    def add_arguments(self, parser):
+        source = parser.add_mutually_exclusive_group(required=True)
+        source.add_argument("--game", help="replay the stored, rated matches of this game's pool")
+        source.add_argument(
+            "--input", metavar="FILE", help='JSON lines {"game", "sides", "places"} ("-": stdin)'
+        )
+        source.add_argument(
+            "--synthetic", type=int, metavar="SEED", help="matches of the synthetic generator"
+        )
+        parser.add_argument(
+            "--predictions", metavar="OUT", help='write {"win_probabilities": [...]} per match, input order'
+        )
+        parser.add_argument("--no-report", action="store_true", help="only write the predictions")
+
+    def handle(
+        self, *args, game=None, input=None, synthetic=None, predictions=None, no_report=False, **options
+    ):
+        matches = self._matches(game, input, synthetic)
+        if predictions:
+            with open(predictions, "w", encoding="utf-8") as out:
+                for probabilities in backtest.default_predictions(matches):
+                    out.write(json.dumps({"win_probabilities": probabilities}) + "\n")
+        if not no_report:
+            oracle = bool(matches) and all(m.oracle is not None for m in matches)
+            report = backtest.run(matches, backtest.candidates(include_oracle=oracle))
+            self.stdout.write(backtest.format_report(report))
+
+    def _matches(self, game, path, seed) -> list[backtest.BacktestMatch]:
+        if seed is not None:
+            return backtest.synthetic(seed)
+        if game is not None:
+            try:
+                find_ruleset(game)
+            except UnknownGame as exc:
+                raise CommandError(str(exc)) from None
+            return [backtest.BacktestMatch(game, m.sides, m.places) for m in pool_matches(game)]
+        try:
+            stream = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
+        except OSError as exc:
+            raise CommandError(f"cannot read {path}: {exc.strerror}") from None
+        try:
+            return list(backtest.read_jsonl(stream))
+        except backtest.BacktestInputError as exc:
+            raise CommandError(f"{path}: {exc}") from None
+        finally:
+            if stream is not sys.stdin:
+                stream.close()

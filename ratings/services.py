@@ -1,0 +1,523 @@
+"""Every write to the ratings (HackSoft style: keyword-only ``rating_<action>``).
+
+How ratings follow the matches (README "Ratings"):
+
+- ``rating_event_record`` is called by the match services inside their own transaction when a
+  write changes what a pool rates (a match finished; a hand of a finished match corrected; a
+  finished match voided; a match reopened as finished). It stores a ``RatingEvent`` and its
+  outbox message in that transaction, so recording never waits on Redis and nothing is lost.
+- ``rating_pool_update`` (the task ``ratings.event_process``) locks the pool row (one writer per
+  pool), takes every pending event of the pool at once (triggers that came in meanwhile collapse
+  into this run) and replays the pool from the earliest match they touch, in the pool's order:
+  the time each match first finished (its first rating event), then its id. A finished match
+  at the end of that order is simply rated; an older one deletes the history from it on and
+  rates again from the ratings its players had just before it. Void matches are not in the
+  pool at all: no rating, no history, no leaderboard line.
+- ``rating_recompute_request`` starts a full recompute: one ``ratings.pool_recompute`` task per
+  pool, fanned out as a Celery group through the outbox; each rebuilds its pool from nothing,
+  which must give the very floats the incremental path gave (the same ``Rater.rate`` calls in
+  the same order, from the same stored floats).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import queue
+import struct
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Count, F, Max, Min, Q
+from django.utils import timezone
+from psycopg.copy import QueuedLibpqWriter
+
+from scorekeeper.matches.models import Match, Seat
+from scorekeeper.outbox.services import outbox_enqueue, outbox_enqueue_group
+from scorekeeper.rules import UnknownGame, find_ruleset
+
+from .engine import Rater, Rating, replay
+from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool, RecomputeJob
+
+log = logging.getLogger(__name__)
+
+EVENT_TASK = "ratings.event_process"
+POOL_RECOMPUTE_TASK = "ratings.pool_recompute"
+#: Matches read per query, history rows written per batch.
+CHUNK = 2000
+HISTORY_BATCH = 20_000
+
+
+def rater() -> Rater:
+    """The rating model of every pool (chosen by the back-test: docs/ratings.md)."""
+    return Rater.default()
+
+
+# -- events (called by scorekeeper.matches.services inside their transaction) -----------
+def rating_event_record(*, match: Match, kind: str) -> RatingEvent:
+    """Store "pool of ``match.game``: look at ``match`` again" with its outbox message, in the
+    caller's transaction. The task runs after the commit (or, with Redis down, after the sweep)."""
+    event = RatingEvent.objects.create(match_id=match.pk, game=match.game, kind=kind, at=timezone.now())
+    outbox_enqueue(task=EVENT_TASK, kwargs={"event_id": event.pk})
+    return event
+
+
+# -- processing ------------------------------------------------------------------------
+def rating_event_process(*, event: int) -> dict[str, Any]:
+    """The task's service: bring the pool of ``event`` up to date (nothing if already done)."""
+    row = RatingEvent.objects.filter(pk=event).values_list("game", "processed_at").first()
+    if row is None or row[1] is not None:
+        return {"event": event, "events": 0}  # processed by a run that took it with others
+    return {"event": event, **rating_pool_update(game=row[0])}
+
+
+def rating_pool_update(*, game: str) -> dict[str, Any]:
+    """Process every pending event of the pool of ``game`` in one replay."""
+    pool = _pool(game)
+    with transaction.atomic():
+        pool = RatingPool.objects.select_for_update().get(pk=pool.pk)
+        pending = list(
+            RatingEvent.objects.filter(game=game, processed_at__isnull=True).values_list("id", "match_id")
+        )
+        if not pending:
+            return {"events": 0, "replayed": 0}
+        firsts = _first_events(game, {match for _, match in pending})
+        start = min((at, match) for match, at in firsts.items())
+        replayed = _replay(pool, start=start)
+        _mark_processed([pk for pk, _ in pending], timezone.now())
+    return {"events": len(pending), "replayed": replayed}
+
+
+def rating_events_process_all() -> int:
+    """Process every pending event of every pool, here and now (the demo, a management shell)."""
+    games = RatingEvent.objects.filter(processed_at__isnull=True).values_list("game", flat=True).distinct()
+    return sum(rating_pool_update(game=game)["events"] for game in sorted(set(games)))
+
+
+# -- full recompute ----------------------------------------------------------------------
+def rating_recompute_request(*, by=None, games: Sequence[str] | None = None) -> RecomputeJob:
+    """Start a full recompute of ``games`` (default: every pool and every game with rated
+    matches): a job with its progress, one pool task per pool fanned out as a Celery group."""
+    if games is None:
+        games = set(RatingEvent.objects.values_list("game", flat=True).distinct())
+        games |= set(RatingPool.objects.values_list("game", flat=True))
+    pools = [_pool(game) for game in sorted(set(games))]
+    with transaction.atomic():
+        job = RecomputeJob.objects.create(requested_by=by, total=len(pools), pools=[p.pk for p in pools])
+        if not pools:
+            job.status, job.finished_at = RecomputeJob.Status.DONE, timezone.now()
+            job.save(update_fields=["status", "finished_at"])
+        outbox_enqueue_group(
+            task=POOL_RECOMPUTE_TASK, kwargs_list=[{"job_id": job.pk, "pool_id": p.pk} for p in pools]
+        )
+    return job
+
+
+def rating_pool_recompute(*, pool: RatingPool | int, job: RecomputeJob | int | None = None) -> dict[str, Any]:
+    """Rebuild a pool from nothing: every rated match of its game, in the pool's order.
+
+    Idempotent per job: a redelivered task (its worker died after the commit) changes nothing.
+    """
+    pool_pk = pool.pk if isinstance(pool, RatingPool) else pool
+    job_pk = job.pk if isinstance(job, RecomputeJob) else job
+    # The matches are read on a connection of their own while this one writes, unless the
+    # caller's transaction is open around this one (a test's): a second connection would not
+    # see what it has not committed.
+    read_aside = connection.vendor == "postgresql" and not transaction.get_connection().in_atomic_block
+    with transaction.atomic():
+        pool = RatingPool.objects.select_for_update().get(pk=pool_pk)
+        if job_pk is not None and pool.recomputed_by_id == job_pk:
+            return {"pool": pool.game, "skipped": True}
+        pending = list(
+            RatingEvent.objects.filter(game=pool.game, processed_at__isnull=True).values_list("id", flat=True)
+        )
+        replayed = _replay(pool, start=None, read_aside=read_aside)
+        now = timezone.now()
+        _mark_processed(pending, now)
+        pool.recomputed_by_id, pool.recomputed_at = job_pk, now
+        pool.save(update_fields=["recomputed_by", "recomputed_at"])
+        if job_pk is not None:
+            RecomputeJob.objects.filter(pk=job_pk).update(done=F("done") + 1)
+            RecomputeJob.objects.filter(
+                pk=job_pk, done__gte=F("total"), status=RecomputeJob.Status.RUNNING
+            ).update(status=RecomputeJob.Status.DONE, finished_at=now)
+    return {"pool": pool.game, "replayed": replayed}
+
+
+def _mark_processed(ids: list[int], now) -> None:
+    if connection.vendor == "postgresql":  # one array parameter, however many
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f'UPDATE "{RatingEvent._meta.db_table}" SET "processed_at" = %s WHERE "id" = ANY(%s)',
+                [now, ids],
+            )
+        return
+    for i in range(0, len(ids), 10_000):  # a statement takes at most 65,535 parameters
+        RatingEvent.objects.filter(pk__in=ids[i : i + 10_000]).update(processed_at=now)
+
+
+# -- the replay --------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class PoolMatch:
+    """One rated match of a pool: its players side by side and each side's place."""
+
+    match_id: int
+    finished_at: datetime
+    sides: tuple[tuple[int, ...], ...]
+    places: tuple[int, ...]
+
+
+def _pool(game: str) -> RatingPool:
+    pool, _ = RatingPool.objects.get_or_create(game=game)
+    return pool
+
+
+def _first_events(game: str, matches: Iterable[int] | None = None, since: datetime | None = None) -> dict:
+    """match id → the time of its first rating event (its place in the pool's order)."""
+    events = RatingEvent.objects.filter(game=game)
+    if matches is not None:
+        events = events.filter(match_id__in=list(matches))
+    if since is not None:
+        events = events.filter(at__gte=since)
+    return dict(
+        events.order_by().values("match_id").annotate(first=Min("at")).values_list("match_id", "first")
+    )
+
+
+def _pool_order(game: str, start: tuple[datetime, int] | None) -> list[tuple[datetime, int]]:
+    """(finished_at, match id) of the matches of the pool's order from ``start`` on, in order
+    (finished or not: the caller keeps the finished ones)."""
+    if start is None:
+        return sorted((at, match) for match, at in _first_events(game).items())
+    # A match placed at or after ``start`` has its first event then; one with an event since
+    # but an earlier first event comes before ``start``.
+    candidates = _first_events(game, since=start[0])
+    earlier = _first_events(game, matches=candidates) if candidates else {}
+    return sorted((at, match) for match, at in earlier.items() if (at, match) >= start)
+
+
+def pool_matches(game: str, start: tuple[datetime, int] | None = None) -> Iterator[PoolMatch]:
+    """The rated matches of a pool (finished, not void) from ``start`` on, in the pool's order,
+    read in chunks. Ranks come from the match result's ``placements`` (ties share a place);
+    piquet-voleur's teams (``partnerships``) are sides, every other game is free for all."""
+    try:
+        partnerships = find_ruleset(game).partnerships
+    except UnknownGame:
+        partnerships = None
+    if start is None and connection.vendor == "postgresql":
+        yield from _pool_matches_postgresql(game, partnerships)
+        return
+    order = _pool_order(game, start)
+    for i in range(0, len(order), CHUNK):
+        chunk = order[i : i + CHUNK]
+        ids = [match for _, match in chunk]
+        placements = dict(
+            Match.objects.filter(pk__in=ids, status=Match.Status.FINISHED).values_list(
+                "pk", "result__placements"
+            )
+        )
+        seats: dict[int, list[tuple[int, int]]] = {}
+        for match, position, player in Seat.objects.filter(match_id__in=list(placements)).values_list(
+            "match_id", "position", "player_id"
+        ):
+            seats.setdefault(match, []).append((position, player))
+        for at, match in chunk:
+            if match not in placements:
+                continue  # void, or no longer finished after a correction
+            players = [player for _, player in sorted(seats.get(match, ()))]
+            outcome = _outcome(match, at, placements[match], players, partnerships)
+            if outcome is not None:
+                yield outcome
+
+
+#: A whole pool in its order, in one statement streamed from a server-side cursor: each match
+#: with the time of its first event (µs since 1970: Django's time-zone-aware loader of
+#: timestamps cost more than the rest of the read), its placements (as text, parsed here)
+#: and its players in seat order.
+_POOL_SQL = """
+SELECT m.id, (EXTRACT(EPOCH FROM f.first) * 1000000)::int8, m.result ->> 'placements',
+       array_agg(s.player_id ORDER BY s.position)
+FROM (SELECT match_id, min(at) AS first FROM ratings_ratingevent WHERE game = %s GROUP BY match_id) f
+JOIN matches_match m ON m.id = f.match_id AND m.status = 'finished'
+JOIN matches_seat s ON s.match_id = m.id
+GROUP BY m.id, f.first
+ORDER BY f.first, m.id
+"""
+
+
+def _pool_matches_postgresql(game: str, partnerships) -> Iterator[PoolMatch]:
+    with connection.chunked_cursor() as cursor:
+        cursor.execute(_POOL_SQL, [game])
+        while rows := cursor.fetchmany(CHUNK):
+            for match, micros, placements, players in rows:
+                at = _UNIX_EPOCH + timedelta(microseconds=micros)
+                try:
+                    placements = json.loads(placements) if placements is not None else None
+                except ValueError:
+                    placements = None
+                outcome = _outcome(match, at, placements, players, partnerships)
+                if outcome is not None:
+                    yield outcome
+
+
+def _outcome(match, at, placements, players, partnerships) -> PoolMatch | None:
+    if (
+        type(placements) is not list
+        or len(placements) != len(players)
+        or len(players) < 2
+        or not all(type(p) is int and p >= 1 for p in placements)  # bools are not places
+    ):
+        log.warning(
+            "match %s: placements %r do not fit its %d seats; not rated", match, placements, len(players)
+        )
+        return None
+    if partnerships and len(partnerships) == len(players):
+        teams = sorted(set(partnerships))
+        sides = tuple(
+            tuple(p for p, t in zip(players, partnerships, strict=True) if t == team) for team in teams
+        )
+        places = tuple(placements[partnerships.index(team)] for team in teams)
+        return PoolMatch(match, at, sides, places)
+    return PoolMatch(match, at, tuple((p,) for p in players), tuple(placements))
+
+
+def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside: bool = False) -> int:
+    """Rate the pool's matches from ``start`` on (None: all, from nothing); the caller holds
+    the pool's lock. Returns how many matches were rated. ``read_aside``: a full recompute
+    reads its matches in a thread on a connection of its own, as it rates and writes."""
+    r = rater()
+    history = RatingHistory.objects.filter(pool=pool)
+    ratings: dict[int, Rating] = {}
+    #: Players whose rating may change: their PlayerRating row is rewritten (or deleted).
+    affected: set[int] = set()
+    if start is None:
+        history.delete()  # one DELETE each: nothing refers to these rows
+        PlayerRating.objects.filter(pool=pool).delete()
+        # Streamed from another connection while the history's COPY runs on this one, so that
+        # the server reads and stores while the rating goes on; else read whole first (compact:
+        # 100,000 matches take about 40 MB), before the COPY takes the connection.
+        matches: Iterable[PoolMatch] = _read_aside(pool.game) if read_aside else list(pool_matches(pool.game))
+    else:
+        at, match = start
+        suffix = history.filter(Q(finished_at__gt=at) | Q(finished_at=at, match_id__gte=match))
+        # A player's rating just before ``start`` is the "before" of his first row from it on.
+        removed = set()
+        for player, match_id, mu, sigma in suffix.order_by("finished_at", "match_id").values_list(
+            "player_id", "match_id", "mu_before", "sigma_before"
+        ):
+            removed.add(match_id)
+            if player not in ratings:
+                ratings[player] = Rating(mu, sigma)
+        affected.update(ratings)
+        suffix.delete()
+        matches = list(pool_matches(pool.game, start))
+        newcomers = {p for m in matches for side in m.sides for p in side} - ratings.keys()
+        for player, mu, sigma in PlayerRating.objects.filter(pool=pool, player_id__in=newcomers).values_list(
+            "player_id", "mu", "sigma"
+        ):
+            ratings[player] = Rating(mu, sigma)
+    full = start is None
+    counts: dict[int, list] = {}  # full recompute: player → [matches, wins, last played]
+    with _HistoryWriter(pool.pk) as writer:
+        rated, last = _rate(r, matches, ratings, writer, counts if full else None, affected)
+    if full:
+        _write_ratings(pool, r, [(p, ratings[p], *c) for p, c in counts.items()], replace=True)
+        pool.matches = rated
+    else:
+        summary = (
+            RatingHistory.objects.filter(pool=pool, player_id__in=affected)
+            .order_by()
+            .values("player_id")
+            .annotate(n=Count("id"), wins=Count("id", filter=Q(place=1)), last=Max("finished_at"))
+            .values_list("player_id", "n", "wins", "last")
+        )
+        kept = [(p, ratings[p], n, wins, last_at) for p, n, wins, last_at in summary]
+        gone = affected - {row[0] for row in kept}
+        PlayerRating.objects.filter(pool=pool, player_id__in=gone).delete()
+        _write_ratings(pool, r, kept, replace=False)
+        pool.matches = pool.matches - len(removed) + rated
+    if last is None:
+        last_row = (
+            history.order_by("-finished_at", "-match_id").values_list("match_id", "finished_at").first()
+        )
+        pool.last_match_id, pool.last_finished_at = last_row or (None, None)
+    else:
+        pool.last_match_id, pool.last_finished_at = last.match_id, last.finished_at
+    pool.updated_at = timezone.now()
+    pool.save(update_fields=["matches", "last_match", "last_finished_at", "updated_at"])
+    return rated
+
+
+def _rate(r: Rater, matches, ratings: dict, writer, counts: dict | None, affected: set):
+    """The loop of a replay: the engine's ``replay`` rates each match from ``ratings``
+    (updated), its history rows are written; ``counts`` (a full recompute) gathers each
+    player's matches, wins and last match. Returns how many matches it rated and the last one."""
+    current: list = [None]
+
+    def fed():
+        for m in matches:
+            current[0] = m
+            yield m
+
+    rated = 0
+    for outcome in replay(r, fed(), ratings):
+        m = current[0]
+        add = writer.match(m.match_id, m.finished_at)
+        at = m.finished_at
+        for player, side, place, before, after, probability in outcome.players:
+            add(player, side, place, before.mu, before.sigma, after.mu, after.sigma, probability)
+            if counts is None:
+                affected.add(player)
+            elif (c := counts.get(player)) is None:
+                counts[player] = [1, 1 if place == 1 else 0, at]
+            else:
+                c[0] += 1
+                c[1] += place == 1
+                c[2] = at
+        rated += 1
+        if writer.pending >= HISTORY_BATCH:
+            writer.flush()
+    return rated, current[0]
+
+
+def _read_aside(game: str) -> Iterator[PoolMatch]:
+    """``pool_matches(game)`` read by a thread on its own connection, a bounded queue ahead."""
+    batches: queue.Queue = queue.Queue(maxsize=16)
+    stop = threading.Event()
+
+    def put(item) -> None:
+        while not stop.is_set():
+            try:
+                batches.put(item, timeout=0.2)
+                return
+            except queue.Full:
+                continue
+
+    def read() -> None:
+        try:
+            batch = []
+            for m in pool_matches(game):
+                batch.append(m)
+                if len(batch) == CHUNK:
+                    put(batch)
+                    batch = []
+            put(batch)
+            put(None)
+        except BaseException as error:  # handed to the consumer
+            put(error)
+        finally:
+            connection.close()  # this thread's own
+
+    reader = threading.Thread(target=read, name=f"ratings-read-{game}", daemon=True)
+    reader.start()
+    try:
+        while (batch := batches.get()) is not None:
+            if isinstance(batch, BaseException):
+                raise batch
+            yield from batch
+    finally:
+        stop.set()
+        reader.join(timeout=10)
+
+
+_HISTORY_COLUMNS = ("pool_id", "player_id", "match_id", "finished_at", "side", "place",
+                    "mu_before", "sigma_before", "mu_after", "sigma_after", "win_probability")  # fmt: skip
+#: One history row in PostgreSQL's binary COPY format: the field count, then each field's
+#: length and value (int8 ids, timestamptz as µs since 2000, int2 side and place, float8s).
+_COPY_ROW = struct.Struct(">h" + "iq" * 4 + "ih" * 2 + "id" * 5)
+_COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
+_COPY_TRAILER = struct.pack(">h", -1)
+_PG_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
+_UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+class _HistoryWriter:
+    """Collects a replay's history rows and writes them in batches: on PostgreSQL through one
+    binary COPY kept open for the whole replay, fed through psycopg's queued writer so that the
+    server stores rows on the other core while the rating goes on; bulk INSERTs elsewhere.
+    Nothing else may use the connection until it is closed."""
+
+    def __init__(self, pool_id: int):
+        self.pool_id = pool_id
+        self.rows: list = []
+        self.postgresql = connection.vendor == "postgresql"
+        self._stack = contextlib.ExitStack()
+        self._copy = None
+
+    def __enter__(self) -> _HistoryWriter:
+        return self
+
+    def __exit__(self, kind, error, traceback) -> None:
+        try:
+            if kind is None:
+                self.flush()
+                if self._copy is not None:
+                    self._copy.write(_COPY_TRAILER)
+        finally:
+            self._stack.__exit__(kind, error, traceback)
+
+    @property
+    def pending(self) -> int:
+        return len(self.rows)
+
+    def match(self, match_id: int, finished_at: datetime):
+        """The function that adds one player's row of this match."""
+        rows, pool_id = self.rows, self.pool_id
+        if self.postgresql:
+            delta = finished_at - _PG_EPOCH
+            micros = (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+            pack = _COPY_ROW.pack
+
+            def add(player, side, place, mu_b, sigma_b, mu_a, sigma_a, probability):
+                rows.append(pack(11, 8, pool_id, 8, player, 8, match_id, 8, micros, 2, side, 2, place,
+                                 8, mu_b, 8, sigma_b, 8, mu_a, 8, sigma_a, 8, probability))  # fmt: skip
+
+            return add
+
+        def add_row(player, side, place, mu_b, sigma_b, mu_a, sigma_a, probability):
+            rows.append(RatingHistory(
+                pool_id=pool_id, player_id=player, match_id=match_id, finished_at=finished_at, side=side,
+                place=place, mu_before=mu_b, sigma_before=sigma_b, mu_after=mu_a, sigma_after=sigma_a,
+                win_probability=probability,
+            ))  # fmt: skip
+
+        return add_row
+
+    def flush(self) -> None:
+        if not self.rows:
+            return
+        if not self.postgresql:
+            RatingHistory.objects.bulk_create(self.rows, batch_size=500)
+        else:
+            if self._copy is None:
+                names = ", ".join(f'"{c}"' for c in _HISTORY_COLUMNS)
+                sql = f'COPY "{RatingHistory._meta.db_table}" ({names}) FROM STDIN (FORMAT BINARY)'
+                raw = self._stack.enter_context(connection.cursor()).cursor
+                self._copy = self._stack.enter_context(raw.copy(sql, writer=QueuedLibpqWriter(raw)))
+                self._copy.write(_COPY_HEADER)
+            self._copy.write(b"".join(self.rows))
+        self.rows = []
+
+
+def _write_ratings(pool: RatingPool, r: Rater, rows: list[tuple], *, replace: bool) -> None:
+    """``rows``: (player, Rating, matches, wins, last played)."""
+    objects = [
+        PlayerRating(pool=pool, player_id=player, mu=rating.mu, sigma=rating.sigma,
+                     conservative=r.conservative(rating), matches=n, wins=wins, last_played_at=last_at)
+        for player, rating, n, wins, last_at in rows
+    ]  # fmt: skip
+    if replace:
+        PlayerRating.objects.bulk_create(objects, batch_size=1000)
+    else:
+        PlayerRating.objects.bulk_create(
+            objects,
+            batch_size=1000,
+            update_conflicts=True,
+            unique_fields=["pool", "player"],
+            update_fields=["mu", "sigma", "conservative", "matches", "wins", "last_played_at"],
+        )

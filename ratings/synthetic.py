@@ -1,0 +1,95 @@
+"""Synthetic finished matches stored in bulk, for the ratings benchmark and integration tests.
+
+Not a way to record matches (that is ``scorekeeper.matches.services``): it writes finished
+matches with a ``placements`` result, their seats and their finish event straight into the
+tables, the way a long history would have left them, many thousands a second (COPY on
+PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from scorekeeper.matches.models import Match, Player, Seat
+
+from .models import RatingEvent
+
+
+def outcomes(*, players: int, matches: int, seed: int, sizes: Sequence[int] = (2, 3, 4, 5, 6)):
+    """``matches`` free-for-all tables of 2–6 of ``players`` (indexes), each with its placements:
+    hidden skills, performance = skill + noise, ties when equal after rounding."""
+    rng = random.Random(seed)
+    skill = [rng.gauss(0, 1) for _ in range(players)]
+    out = []
+    for _ in range(matches):
+        seated = rng.sample(range(players), rng.choice(sizes))
+        performance = [round(skill[p] + rng.gauss(0, 1), 1) for p in seated]
+        out.append((seated, [1 + sum(o > x for o in performance) for x in performance]))
+    return out
+
+
+def store(
+    *, game: str, tables: Sequence[tuple[Sequence[int], Sequence[int]]], player_ids: Sequence[int],
+    start: datetime | None = None,
+) -> list[int]:  # fmt: skip
+    """Store ``tables`` (seat indexes into ``player_ids``, placements) as finished ``game``
+    matches finishing a millisecond apart; returns their ids in order. Their finish events are
+    pending, as after a recording whose task has not run yet."""
+    start = start or timezone.now() - timedelta(days=1)
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            return _store_postgresql(game, tables, player_ids, start)
+        matches = Match.objects.bulk_create(
+            [Match(game=game, status=Match.Status.FINISHED, result={"placements": list(places)},
+                   title=f"synthetic {i}") for i, (_, places) in enumerate(tables)],
+            batch_size=500,
+        )  # fmt: skip
+        Seat.objects.bulk_create(
+            [Seat(match=m, player_id=player_ids[p], position=i)
+             for m, (seated, _) in zip(matches, tables, strict=True) for i, p in enumerate(seated)],
+            batch_size=1000,
+        )  # fmt: skip
+        RatingEvent.objects.bulk_create(
+            [RatingEvent(match=m, game=game, kind="finish", at=start + timedelta(milliseconds=i))
+             for i, m in enumerate(matches)],
+            batch_size=1000,
+        )  # fmt: skip
+        return [m.pk for m in matches]
+
+
+def _store_postgresql(game, tables, player_ids, start) -> list[int]:
+    now = timezone.now()
+    with connection.cursor() as cursor:
+        # A block of ids reserved from the sequence, so that the rows can be COPYed with theirs.
+        sequence = "pg_get_serial_sequence('matches_match', 'id')"
+        cursor.execute(f"SELECT setval({sequence}, nextval({sequence}) + %s)", [len(tables)])
+        last = cursor.fetchone()[0]
+        ids = list(range(last - len(tables) + 1, last + 1))
+        raw = cursor.cursor
+        columns = '"id", "game", "preset", "options", "title", "status", "created_at", "updated_at", ' \
+                  '"version", "result", "hand_count"'  # fmt: skip
+        with raw.copy(f'COPY "matches_match" ({columns}) FROM STDIN') as copy:
+            for pk, (_, places) in zip(ids, tables, strict=True):
+                result = '{"placements": [' + ", ".join(map(str, places)) + "]}"
+                copy.write_row(
+                    (pk, game, "classic", "{}", f"synthetic {pk}", "finished", now, now, 1, result, 1)
+                )
+        with raw.copy('COPY "matches_seat" ("match_id", "player_id", "position") FROM STDIN') as copy:
+            for pk, (seated, _) in zip(ids, tables, strict=True):
+                for i, p in enumerate(seated):
+                    copy.write_row((pk, player_ids[p], i))
+        with raw.copy('COPY "ratings_ratingevent" ("match_id", "game", "kind", "at") FROM STDIN') as copy:
+            for i, pk in enumerate(ids):
+                copy.write_row((pk, game, "finish", start + timedelta(milliseconds=i)))
+    return ids
+
+
+def players(count: int, *, prefix: str = "synthetic") -> list[int]:
+    """``count`` new players; their ids."""
+    made = Player.objects.bulk_create([Player(name=f"{prefix} {i}") for i in range(count)], batch_size=1000)
+    return [p.pk for p in made]
