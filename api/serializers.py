@@ -302,14 +302,18 @@ class MatchDetailSerializer(MatchSerializer):
         return ScoreSheetHandSerializer(match_score_sheet(match=match)["hands"], many=True).data
 
 
-class MatchStateSerializer(serializers.ModelSerializer):
+class MatchStateSerializer(serializers.Serializer):
     """A match after a write: what a client needs to go on (the version to send next)."""
 
+    # Plain fields, as a ModelSerializer would derive them from Match (the same schema): a
+    # ModelSerializer builds its fields anew from the model for every instance, a cost paid
+    # by every write's answer.
+    id = serializers.IntegerField(read_only=True, label="ID")
+    status = serializers.ChoiceField(Match.Status.choices, required=False)
+    version = serializers.IntegerField(min_value=0, max_value=MAX_ID, required=False)
     totals = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Match
-        fields = ["id", "status", "version", "totals", "state", "result"]
+    state = serializers.JSONField(allow_null=True, required=False)
+    result = serializers.JSONField(allow_null=True, required=False)
 
     @extend_schema_field(serializers.ListField(child=serializers.JSONField(), allow_null=True))
     def get_totals(self, match):
@@ -342,33 +346,25 @@ class ReasonSerializer(serializers.Serializer):
 
 
 # -- hands ---------------------------------------------------------------------------------
-class HandSerializer(serializers.ModelSerializer):
+class HandSerializer(serializers.Serializer):
     """One stored version of a hand."""
 
+    # Plain fields, as a ModelSerializer would derive them from Hand (see MatchStateSerializer).
+    number = serializers.IntegerField(min_value=0, max_value=MAX_ID)
+    version = serializers.IntegerField(min_value=0, max_value=MAX_ID, required=False)
+    status = serializers.ChoiceField(Hand.Status.choices, required=False)
+    dealer = serializers.IntegerField(min_value=0, max_value=MAX_ID, allow_null=True, required=False)
+    record = serializers.JSONField()
+    declared = serializers.JSONField(allow_null=True, required=False)
+    computed = serializers.JSONField(allow_null=True, required=False)
     running = serializers.SerializerMethodField(help_text="totals (cul: banks) after the hand")
-    recorded_by = serializers.SerializerMethodField()
+    state_after = serializers.JSONField(allow_null=True, required=False)
+    accepted_declared = serializers.BooleanField(required=False)
+    reason = serializers.CharField(allow_blank=True, required=False)
     supersedes = serializers.SerializerMethodField(help_text="the version this one replaced")
+    recorded_by = serializers.SerializerMethodField()
+    recorded_at = serializers.DateTimeField(read_only=True)
     evaluation = EvaluationField(read_only=True)
-
-    class Meta:
-        model = Hand
-        fields = [
-            "number",
-            "version",
-            "status",
-            "dealer",
-            "record",
-            "declared",
-            "computed",
-            "running",
-            "state_after",
-            "accepted_declared",
-            "reason",
-            "supersedes",
-            "recorded_by",
-            "recorded_at",
-            "evaluation",
-        ]
 
     @extend_schema_field(serializers.ListField(child=serializers.JSONField(), allow_null=True))
     def get_running(self, hand):

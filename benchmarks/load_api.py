@@ -168,7 +168,13 @@ def prepare(matches: int) -> tuple[str, list[int], dict]:
     # Fresh matches as match_create makes them (same options, seats, scorer), in bulk.
     with transaction.atomic():
         made = Match.objects.bulk_create(
-            Match(game=template.game, preset=template.preset, options=template.options, created_by=user)
+            Match(
+                game=template.game,
+                preset=template.preset,
+                options=template.options,
+                created_by=user,
+                seat_count=template.seat_count,
+            )
             for _ in range(matches)
         )
         Seat.objects.bulk_create(

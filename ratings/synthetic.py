@@ -46,7 +46,8 @@ def store(
             return _store_postgresql(game, tables, player_ids, start)
         matches = Match.objects.bulk_create(
             [Match(game=game, status=Match.Status.FINISHED, result={"placements": list(places)},
-                   title=f"synthetic {i}") for i, (_, places) in enumerate(tables)],
+                   title=f"synthetic {i}", seat_count=len(seated))
+             for i, (seated, places) in enumerate(tables)],
             batch_size=500,
         )  # fmt: skip
         Seat.objects.bulk_create(
@@ -72,13 +73,14 @@ def _store_postgresql(game, tables, player_ids, start) -> list[int]:
         ids = list(range(last - len(tables) + 1, last + 1))
         raw = cursor.cursor
         columns = '"id", "game", "preset", "options", "title", "status", "created_at", "updated_at", ' \
-                  '"version", "result", "hand_count"'  # fmt: skip
+                  '"version", "result", "hand_count", "seat_count"'  # fmt: skip
         with raw.copy(f'COPY "matches_match" ({columns}) FROM STDIN') as copy:
-            for pk, (_, places) in zip(ids, tables, strict=True):
+            for pk, (seated, places) in zip(ids, tables, strict=True):
                 result = '{"placements": [' + ", ".join(map(str, places)) + "]}"
                 copy.write_row(
-                    (pk, game, "classic", "{}", f"synthetic {pk}", "finished", now, now, 1, result, 1)
-                )
+                    (pk, game, "classic", "{}", f"synthetic {pk}", "finished", now, now, 1, result, 1,
+                     len(seated))
+                )  # fmt: skip
         with raw.copy('COPY "matches_seat" ("match_id", "player_id", "position") FROM STDIN') as copy:
             for pk, (seated, _) in zip(ids, tables, strict=True):
                 for i, p in enumerate(seated):

@@ -1,7 +1,8 @@
 """What the services cache on the match row and in memory agrees with the rows it stands for.
 
 ``Match.hand_count`` (the number of current hands, read under the match lock to number the
-next hand) and the rulesets shared by every match with the same game, options and seats.
+next hand), ``Match.seat_count`` (the number of seats, which never change) and the rulesets
+shared by every match with the same game, options and seats.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from tests.fakes import hand
 pytestmark = pytest.mark.django_db
 
 migration = __import__("scorekeeper.matches.migrations.0003_match_hand_count", fromlist=["count_hands"])
+seat_migration = __import__("scorekeeper.matches.migrations.0009_match_seat_count", fromlist=["count_seats"])
 
 
 def current_hands(match) -> int:
@@ -71,6 +73,19 @@ def test_the_migration_counts_the_current_hands_of_existing_matches(tally_match,
 
     assert Match.objects.get(pk=tally_match.pk).hand_count == 2
     assert Match.objects.get(pk=empty.pk).hand_count == 0
+
+
+def test_seat_count_is_the_number_of_seats_and_the_migration_counts_them(tally, user, make_players):
+    players = make_players("Ada", "Bea", "Cy")
+    two = match_create(game="tally", players=players[:2], by=user)
+    three = match_create(game="tally", players=players, by=user)
+    assert [m.seat_count for m in Match.objects.order_by("pk")] == [2, 3]
+    assert [m.seats.count() for m in (two, three)] == [2, 3]
+    Match.objects.update(seat_count=0)
+
+    seat_migration.count_seats(apps, None)
+
+    assert [m.seat_count for m in Match.objects.order_by("pk")] == [2, 3]
 
 
 def test_matches_with_the_same_game_options_and_seats_share_one_ruleset(tally, user, make_players):

@@ -1,4 +1,4 @@
-"""``services._lock``: the one statement that locks a match for a write and reads what it checks."""
+"""``services._lock``: the statement that locks a match for a write and reads what it checks."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@
 History is append-only: a correction inserts a new Hand version and flips the old row's
 status to ``superseded`` (the only change ever made to a hand row); nothing is deleted.
 The Match row caches what is derived from its current hands (state, status, result,
-hand_count) and carries ``version`` for optimistic concurrency. Writes go through ``services``.
+hand_count) and its seat count, and carries ``version`` for optimistic concurrency. Writes
+go through ``services``.
 """
 
 from __future__ import annotations
@@ -73,6 +74,9 @@ class Match(models.Model):
     #: How many current hands the match has: the number of the next hand is one more. Kept
     #: by the services on the row they lock, so that a write reads it with the lock.
     hand_count = models.PositiveIntegerField(default=0, editable=False)
+    #: How many seats the match has, set with them by ``match_create`` (seats never change):
+    #: a write reads it with the match row instead of counting the seats.
+    seat_count = models.PositiveSmallIntegerField(editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]

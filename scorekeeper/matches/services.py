@@ -32,7 +32,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Exists, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -96,6 +95,7 @@ def match_create(
             options=ruleset.options.to_dict(),
             title=(title or "").strip(),
             created_by=by,
+            seat_count=len(seated),
         )
         Seat.objects.bulk_create(
             Seat(match=match, player=player, position=i, team=seat_teams[i])
@@ -415,10 +415,9 @@ def idempotency_store(
 
 # -- internals -------------------------------------------------------------------------
 def _lock(match: Match | int, *, by=None) -> Match:
-    """The match, locked until the transaction ends, with ``seat_count`` and ``is_scorer``
-    (see ``_read``). What changes with each write lives on the locked row itself
-    (``version``, ``hand_count``, ``state``), so a write that waited for the lock reads it as
-    the previous one committed it.
+    """The match, locked until the transaction ends, with ``is_scorer`` (see ``_read``). What
+    changes with each write lives on the locked row itself (``version``, ``hand_count``,
+    ``state``), so a write that waited for the lock reads it as the previous one committed it.
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("_lock must run inside the transaction of the write it guards")
@@ -426,24 +425,32 @@ def _lock(match: Match | int, *, by=None) -> Match:
 
 
 def _read(match: Match | int, *, by=None, lock: bool = False) -> Match:
-    """The match with its ``seat_count`` and whether ``by`` is one of its scorers
-    (``is_scorer``), in one query; locked (``FOR UPDATE``) when ``lock``.
+    """The match and whether ``by`` is one of its scorers (``is_scorer``); locked (``FOR
+    UPDATE``, the match row only) when ``lock``.
 
-    The subqueries lock nothing and read the statement's snapshot: right for the seats (fixed
-    when the match is created) and the scorers (only ever added).
+    A scorer's write, the usual one, reads the match joined to its scorer row in one query. A
+    read that finds no such row (the system, someone else's match, no match) reads the match
+    alone: a missing match is a 404 before any scorer check. The scorers are only ever added.
     """
     pk = match.pk if isinstance(match, Match) else match
-    seats = Seat.objects.filter(match=OuterRef("pk")).order_by().values("match").annotate(n=Count("pk"))
-    scorer = Match.scorers.through.objects.filter(match=OuterRef("pk"), user_id=_user_pk(by))
-    matches = Match.objects.annotate(seat_count=Subquery(seats.values("n")), is_scorer=Exists(scorer))
-    if lock:
-        matches = matches.select_for_update(of=("self",))
+    matches = Match.objects.select_for_update(of=("self",)) if lock else Match.objects.all()
+    user = _user_pk(by)
+    if user is not None:
+        try:
+            match = matches.get(pk=pk, scorers=user)
+        except Match.DoesNotExist:
+            pass
+        else:
+            match.is_scorer = True
+            return match
     try:
-        return matches.get(pk=pk)
+        match = matches.get(pk=pk)
     except Match.DoesNotExist:
         raise errors.NotFound(
             _("no match %(pk)s") % {"pk": pk}, field="match", code="match_not_found"
         ) from None
+    match.is_scorer = False
+    return match
 
 
 def _user_pk(by) -> int | None:
@@ -539,7 +546,7 @@ def _teams(ruleset_class, seats: int, teams: Sequence[int] | None) -> list[int |
 
 
 def _ruleset(match: Match):
-    """The match's ruleset; ``match`` comes from ``_lock``, which read its ``seat_count``."""
+    """The match's ruleset (one per game, preset, options and seat count)."""
     # Canonical JSON, so that equal options share one cache entry whatever their key order.
     options = json.dumps(match.options, sort_keys=True, separators=(",", ":"))
     return _ruleset_for(find_ruleset(match.game), match.preset, options, match.seat_count)

@@ -113,7 +113,9 @@ def test_the_cul_entry_carries_the_overall_cul_rating(anon, players, user):
 
     state = {"parties": 3, "points_total": [30, 12], "dropped": [2, 0], "gained": [0, 2],
              "required_total": [40, 40], "over": True}  # fmt: skip
-    match = Match.objects.create(game="cul", status="finished", state=state, result={"placements": [1, 2]})
+    match = Match.objects.create(
+        game="cul", status="finished", state=state, result={"placements": [1, 2]}, seat_count=2
+    )
     Seat.objects.create(match=match, player=players[0], position=0)
     Seat.objects.create(match=match, player=players[1], position=1)
     pool = RatingPool.objects.create(game="cul")
