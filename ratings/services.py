@@ -29,6 +29,7 @@ import logging
 import queue
 import struct
 import threading
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
@@ -324,11 +325,12 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside:
                 pool=pool, player_id__in=newcomers
             ).values_list("player_id", "mu", "sigma"):
                 ratings[player] = Rating(mu, sigma)
-        counts: dict[int, list] = {}  # full recompute: player → [matches, wins, last played]
+        tally = _Tally() if full else None
         with _HistoryWriter(pool.pk) as writer:
-            rated, last = _rate(r, matches, ratings, writer, counts if full else None, affected)
+            rated, last = _rate(r, matches, ratings, writer, tally, affected)
     if full:
-        _write_ratings(pool, r, [(p, ratings[p], *c) for p, c in counts.items()], replace=True)
+        rows = [(p, ratings[p], n, tally.wins[p], tally.last[p]) for p, n in tally.matches.items()]
+        _write_ratings(pool, r, rows, replace=True)
         pool.matches = rated
     else:
         summary = (
@@ -389,32 +391,42 @@ def _replay_from(
     return list(pool_matches(pool.game, start))
 
 
-def _rate(r: Rater, matches, ratings: dict, writer, counts: dict | None, affected: set):
+class _Tally:
+    """A full recompute's count per player: matches, wins (a shared first place counts) and
+    the last one played, counted a match at a time in C (Counter, dict updates)."""
+
+    def __init__(self) -> None:
+        self.matches: Counter[int] = Counter()
+        self.wins: Counter[int] = Counter()
+        self.last: dict[int, datetime] = {}
+
+    def add(self, m: PoolMatch, players: tuple[int, ...]) -> None:
+        self.matches.update(players)
+        self.last.update(dict.fromkeys(players, m.finished_at))
+        if 1 in m.places:
+            for side, place in zip(m.sides, m.places, strict=True):
+                if place == 1:
+                    self.wins.update(side)
+
+
+def _rate(r: Rater, matches, ratings: dict, writer, tally: _Tally | None, affected: set):
     """The loop of a replay: the engine's ``replay`` rates each match from ``ratings``
-    (updated), its history rows are written; ``counts`` (a full recompute) gathers each
-    player's matches, wins and last match. Returns how many matches it rated and the last one."""
+    (updated), its history rows are written; ``tally`` (a full recompute) counts each
+    player's matches, wins and last match, else ``affected`` gets every player rated.
+    Returns how many matches it rated and the last one."""
     rated = 0
     last = None
-    players = itertools.chain.from_iterable
     for outcome in replay(r, matches, ratings):
         last = m = outcome.match
         writer.add(outcome)
         if writer.pending >= HISTORY_BATCH:
             writer.flush()
         rated += 1
-        if counts is None:
-            affected.update(players(m.sides))
-            continue
-        at = m.finished_at
-        for side, place in zip(m.sides, m.places, strict=True):
-            won = 1 if place == 1 else 0
-            for player in side:
-                if (c := counts.get(player)) is None:
-                    counts[player] = [1, won, at]
-                else:
-                    c[0] += 1
-                    c[1] += won
-                    c[2] = at
+        players = tuple(itertools.chain.from_iterable(m.sides))
+        if tally is None:
+            affected.update(players)
+        else:
+            tally.add(m, players)
     return rated, last
 
 
@@ -435,13 +447,16 @@ def _read_aside(game: str) -> Iterator[Iterator[PoolMatch]]:
 
     def read() -> None:
         try:
-            batch = []
-            for m in pool_matches(game):
-                batch.append(m)
-                if len(batch) == CHUNK:
-                    put(batch)
-                    batch = []
-            put(batch)
+            # In a transaction, the server-side cursor streams the rows as the query makes
+            # them (in autocommit, a cursor WITH HOLD would make every row before the first).
+            with transaction.atomic():
+                batch = []
+                for m in pool_matches(game):
+                    batch.append(m)
+                    if len(batch) == CHUNK:
+                        put(batch)
+                        batch = []
+                put(batch)
             put(None)
         except BaseException as error:  # handed to the consumer
             put(error)
