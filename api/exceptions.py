@@ -4,6 +4,9 @@ Domain errors map by class to a status; DRF's own errors (validation, parse, aut
 405, 406, 415, throttling) are flattened to the same shape: a validation error keeps every
 field's messages under ``errors``. URLs under /api/ that match no view get the same body
 from ``api_unknown_url`` (the API's last URL pattern), and a crash there a JSON 500.
+
+Every ``message`` is in the request's language (Accept-Language, which LocaleMiddleware
+activates and answers with ``Content-Language``); the ``code`` never is: clients branch on it.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpResponsePermanentRedirect, JsonResponse
 from django.urls import resolve
+from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions as drf
@@ -41,7 +45,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             code, headers = status.HTTP_401_UNAUTHORIZED, {"WWW-Authenticate": "Token"}
         return Response(i18n.error_body(exc.to_dict()), status=code, headers=headers)
     if isinstance(exc, RequestDataTooBig):  # over DATA_UPLOAD_MAX_MEMORY_SIZE (Django's check)
-        body = {"code": "body_too_large", "message": "the request body is too large", "field": ""}
+        body = {"code": "body_too_large", "message": _("the request body is too large"), "field": ""}
         return Response(body, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, Http404):
         exc = drf.NotFound()
@@ -57,7 +61,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 def _body(exc: drf.APIException) -> dict[str, Any]:
     if isinstance(exc, drf.ValidationError):
         flat = list(_flatten(exc.detail, ""))
-        field, first = flat[0] if flat else ("", drf.ErrorDetail("invalid input", "invalid"))
+        field, first = flat[0] if flat else ("", drf.ErrorDetail(_("invalid input"), "invalid"))
         return {
             "code": getattr(first, "code", "invalid") or "invalid",
             "message": str(first),
@@ -98,9 +102,8 @@ def _is_api(request) -> bool:
 def api_not_found(request, exception=None):
     """``handler404``: the common error body under /api/, Django's page elsewhere."""
     if _is_api(request):
-        return JsonResponse(
-            {"code": "not_found", "message": f"no endpoint at {request.path}", "field": ""}, status=404
-        )
+        message = _("no endpoint at %(path)s") % {"path": request.path}
+        return JsonResponse({"code": "not_found", "message": message, "field": ""}, status=404)
     return defaults.page_not_found(request, exception)
 
 
@@ -123,7 +126,7 @@ def api_server_error(request):
     """``handler500``: a JSON body under /api/ (still a 5xx: a bug, never bad input)."""
     if _is_api(request):
         return JsonResponse(
-            {"code": "server_error", "message": "an unexpected error; it has been logged", "field": ""},
+            {"code": "server_error", "message": _("an unexpected error; it has been logged"), "field": ""},
             status=500,
         )
     return defaults.server_error(request)

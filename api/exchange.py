@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -79,7 +80,7 @@ class ExportPlayerSerializer(serializers.Serializer):
     def validate(self, attrs):
         if "player" not in attrs and not (attrs.get("name") or "").strip():
             raise serializers.ValidationError(
-                "give the player's name or an existing player id", code="name_missing"
+                _("give the player's name or an existing player id"), code="name_missing"
             )
         return attrs
 
@@ -134,14 +135,16 @@ class MatchExportSerializer(serializers.Serializer):
     def validate_format(self, value):
         if value != exchange.FORMAT:
             raise serializers.ValidationError(
-                f"this is not a match export (format must be {exchange.FORMAT!r})", code="format_unknown"
+                _("this is not a match export (format must be '%(format)s')") % {"format": exchange.FORMAT},
+                code="format_unknown",
             )
         return value
 
     def validate_format_version(self, value):
         if value != exchange.FORMAT_VERSION:
             raise serializers.ValidationError(
-                f"export format version {value} is not supported (this site reads {exchange.FORMAT_VERSION})",
+                _("export format version %(version)s is not supported (this site reads %(supported)s)")
+                % {"version": value, "supported": exchange.FORMAT_VERSION},
                 code="format_version_unsupported",
             )
         return value

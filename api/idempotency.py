@@ -27,6 +27,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
@@ -50,7 +51,8 @@ def idempotent(post):
         key = key.strip()
         if not KEY.fullmatch(key):
             raise errors.Invalid(
-                f"{HEADER} must be 1 to {MAX_LENGTH} printable ASCII characters (a UUID, say)",
+                _("%(header)s must be 1 to %(most)s printable ASCII characters (a UUID, say)")
+                % {"header": HEADER, "most": MAX_LENGTH},
                 field=HEADER,
                 code="idempotency_key_invalid",
             )

@@ -7,6 +7,7 @@ schema describes exactly what is sent.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -122,15 +123,21 @@ class OptionSpecSerializer(serializers.Serializer):
     name = serializers.CharField()
     type = serializers.ChoiceField(["bool", "int", "enum", "auto_int"])
     effect = serializers.ChoiceField(["scoring", "check", "recorded"])
-    help = serializers.CharField()
+    label = serializers.CharField(help_text="the option's name for people, in the request's language")
+    help = serializers.CharField(help_text="in the request's language")
     defaults = serializers.DictField(child=serializers.JSONField(), help_text="the value per preset")
     choices = serializers.ListField(child=serializers.JSONField(), required=False)
+    choice_labels = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="each of ``choices`` in words, in the request's language (same order)",
+    )
     minimum = serializers.IntegerField(required=False)
 
 
 class GameSerializer(serializers.Serializer):
     key = serializers.CharField()
-    title = serializers.CharField()
+    title = serializers.CharField(help_text="in the request's language")
     seats = serializers.ListField(child=serializers.IntegerField(), help_text="allowed seat counts")
     presets = serializers.ListField(child=serializers.CharField())
     options = OptionSpecSerializer(many=True)
@@ -246,7 +253,9 @@ class MatchFilterSerializer(serializers.Serializer):
     def validate(self, attrs):
         start, end = attrs.get("date_from"), attrs.get("date_to")
         if start and end and start > end:
-            raise serializers.ValidationError({"date_to": "must not be before date_from"}, code="date_range")
+            raise serializers.ValidationError(
+                {"date_to": _("must not be before date_from")}, code="date_range"
+            )
         return attrs
 
 

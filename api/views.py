@@ -12,6 +12,7 @@ from collections import OrderedDict
 
 from django.shortcuts import get_object_or_404
 from django.utils.http import parse_etags
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import generics, serializers, status
@@ -24,6 +25,7 @@ from rest_framework.views import APIView
 
 from scorekeeper.matches import errors, i18n, selectors, services
 from scorekeeper.matches.models import Match, Player
+from scorekeeper.matches.terms import describe_game
 from scorekeeper.rules import RULESETS, OptionsInvalid, UnknownGame, find_ruleset
 
 from . import schema
@@ -53,7 +55,9 @@ from .serializers import (
 def _valid(serializer_class, data, **kwargs) -> dict:
     if not isinstance(data, dict):  # a JSON list, string or number (QueryDicts are dicts)
         kind = "null" if data is None else type(data).__name__
-        raise errors.Invalid(f"the body must be a JSON object, not {kind}", code="body_not_object")
+        raise errors.Invalid(
+            _("the body must be a JSON object, not %(kind)s") % {"kind": kind}, code="body_not_object"
+        )
     serializer = serializer_class(data=data, **kwargs)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
@@ -65,15 +69,18 @@ def _version(request, body_version: int | None, *, required: bool) -> int | None
     header_version = None if header is None else _if_match_version(header)
     if body_version is not None and header_version is not None and body_version != header_version:
         raise errors.Invalid(
-            f"version {body_version} and If-Match {header_version} disagree",
+            _("version %(body)s and If-Match %(header)s disagree")
+            % {"body": body_version, "header": header_version},
             field="version",
             code="version_ambiguous",
         )
     version = body_version if body_version is not None else header_version
     if version is None and required:
         raise errors.Invalid(
-            "send the match version you last saw (body `version` or If-Match), so that two devices "
-            "recording at once cannot both succeed",
+            _(
+                "send the match version you last saw (body `version` or If-Match), so that two devices "
+                "recording at once cannot both succeed"
+            ),
             field="version",
             code="version_required",
         )
@@ -87,7 +94,7 @@ def _if_match_version(header: str) -> int:
     version = etags[0].removeprefix("W/").strip('"') if len(etags) == 1 else ""
     if not (version.isascii() and version.isdigit() and len(version) <= 10):
         raise errors.Invalid(
-            'If-Match must be a match version such as "3"', field="If-Match", code="if_match_invalid"
+            _('If-Match must be a match version such as "3"'), field="If-Match", code="if_match_invalid"
         )
     return int(version)
 
@@ -149,14 +156,15 @@ class ObtainToken(ObtainAuthToken):
 
 # -- the catalog and the dry run ---------------------------------------------------------
 class GameList(generics.GenericAPIView):
-    """Every game: seat counts, options (type, allowed values, default per preset), record schema."""
+    """Every game: seat counts, options (type, allowed values, default per preset), record schema;
+    titles, labels and help in the request's language (Accept-Language)."""
 
     permission_classes = [AllowAny]
     serializer_class = GameSerializer
 
     @extend_schema(responses={200: GameSerializer(many=True), **schema.errors(404)})
     def get(self, request):
-        games = [i18n.game(cls.describe()) for _, cls in sorted(RULESETS.items())]
+        games = [describe_game(RULESETS[key].describe()) for key in sorted(RULESETS)]
         page = self.paginate_queryset(games)
         return self.get_paginated_response(page)
 
@@ -166,7 +174,7 @@ class GameDetail(APIView):
 
     @extend_schema(responses={200: GameSerializer, **schema.errors(404)})
     def get(self, request, game: str):
-        return Response(i18n.game(_ruleset_class(game).describe()))
+        return Response(describe_game(_ruleset_class(game).describe()))
 
 
 def _ruleset_class(game: str):
@@ -316,7 +324,9 @@ class MatchScorers(APIView):
         data = _valid(ScorerAddSerializer, request.data)
         user = selectors.user_by_username(username=data["username"])
         if user is None:
-            raise errors.UserUnknown(f"there is no user {data['username']!r}", field="username")
+            raise errors.UserUnknown(
+                _("there is no user '%(name)s'") % {"name": data["username"]}, field="username"
+            )
         match = services.match_scorer_add(match=pk, user=user, by=request.user)
         scorers = sorted(u.get_username() for u in match.scorers.all())
         return Response({"match": match.pk, "scorers": scorers}, status=status.HTTP_201_CREATED)
@@ -448,7 +458,11 @@ class HandHistory(generics.GenericAPIView):
         match = _match(pk)
         versions = selectors.hand_history(match=match, number=number)
         if not versions.exists():
-            raise errors.NotFound(f"the match has no hand {number}", field="number", code="hand_not_found")
+            raise errors.NotFound(
+                _("the match has no hand %(number)s") % {"number": number},
+                field="number",
+                code="hand_not_found",
+            )
         page = self.paginate_queryset(versions)
         return self.get_paginated_response(HandSerializer(page, many=True).data)
 

@@ -2,6 +2,8 @@
 (select all for everything), its progress on the recompute jobs' list."""
 
 from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from scorekeeper.matches.admin import ReadOnlyAdmin
 
@@ -14,16 +16,17 @@ class RatingPoolAdmin(ReadOnlyAdmin):
     list_display = ["game", "matches", "last_match", "last_finished_at", "updated_at", "recomputed_at"]
     actions = ["recompute"]
 
-    @admin.action(description="Recompute the selected pools from the recorded matches (background tasks)")
+    @admin.action(description=_("Recompute the selected pools from the recorded matches (background tasks)"))
     def recompute(self, request, queryset):
         job = services.rating_recompute_request(
             by=request.user, games=list(queryset.values_list("game", flat=True))
         )
-        self.message_user(
-            request,
-            f"Recompute #{job.pk} of {job.total} pool(s) started: its progress is under Recompute jobs.",
-            messages.SUCCESS,
+        started = ngettext(
+            "Recompute #%(job)s of %(count)s pool started: its progress is under Recompute jobs.",
+            "Recompute #%(job)s of %(count)s pools started: its progress is under Recompute jobs.",
+            job.total,
         )
+        self.message_user(request, started % {"job": job.pk, "count": job.total}, messages.SUCCESS)
 
 
 @admin.register(PlayerRating)
@@ -63,6 +66,6 @@ class RecomputeJobAdmin(ReadOnlyAdmin):
     list_display = ["id", "status", "progress", "requested_by", "created_at", "finished_at"]
     list_filter = ["status"]
 
-    @admin.display(description="progress (pools)")
+    @admin.display(description=_("progress (pools)"))
     def progress(self, job):
         return f"{job.done}/{job.total}"

@@ -13,6 +13,7 @@ urlpatterns = [
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
+    path("accounts/", include("scorekeeper.accounts.urls")),  # the settings page
     path("", include("scorekeeper.matches.urls")),
 ]
 

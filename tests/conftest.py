@@ -31,6 +31,13 @@ def other_user(django_user_model):
 
 
 @pytest.fixture
+def scorer(client, user):
+    """The pages' client signed in as ``user``, the scorer of the matches it creates."""
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
 def make_players(db):
     from scorekeeper.matches.services import player_create
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.contrib import admin, messages
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from scorekeeper.outbox.services import outbox_enqueue
 
@@ -84,7 +86,7 @@ class MatchAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    @admin.action(description="Recompute the selected matches (background task)")
+    @admin.action(description=_("Recompute the selected matches (background task)"))
     def recompute(self, request, queryset):
         # Through the outbox: with Redis down the request still answers at once, and the
         # beat sweep hands the work over once Redis is back.
@@ -92,7 +94,8 @@ class MatchAdmin(admin.ModelAdmin):
         with transaction.atomic():
             for pk in ids:
                 outbox_enqueue(task=match_recompute.name, kwargs={"match_id": pk})
-        self.message_user(request, f"{len(ids)} recompute task(s) queued.", messages.SUCCESS)
+        queued = ngettext("%(count)d recompute task queued.", "%(count)d recompute tasks queued.", len(ids))
+        self.message_user(request, queued % {"count": len(ids)}, messages.SUCCESS)
 
 
 @admin.register(Seat)

@@ -1,10 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class MatchesConfig(AppConfig):
     name = "scorekeeper.matches"
     label = "matches"
-    verbose_name = "Matches"
+    verbose_name = _("Matches")
 
     def ready(self) -> None:
         # Load the Celery app here rather than in scorekeeper/__init__.py, which must stay

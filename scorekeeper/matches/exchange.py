@@ -28,6 +28,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from . import errors, services
 from .models import AuditEntry, Match, Player
@@ -154,17 +155,22 @@ def match_import(*, document: dict[str, Any], by) -> Match:
     version = document.get("format_version")
     if document.get("format") != FORMAT:
         raise errors.Invalid(
-            f"this is not a match export (format must be {FORMAT!r})", field="format", code="format_unknown"
+            _("this is not a match export (format must be '%(format)s')") % {"format": FORMAT},
+            field="format",
+            code="format_unknown",
         )
     if version != FORMAT_VERSION:
         raise errors.Invalid(
-            f"export format version {version!r} is not supported (this site reads {FORMAT_VERSION})",
+            _("export format version %(version)s is not supported (this site reads %(supported)s)")
+            % {"version": repr(version), "supported": FORMAT_VERSION},
             field="format_version",
             code="format_version_unsupported",
         )
     hands = document.get("hands") or []
     if len(hands) > MAX_HANDS:
-        raise errors.Invalid(f"at most {MAX_HANDS} hands per import", field="hands", code="too_many_hands")
+        raise errors.Invalid(
+            _("at most %(most)s hands per import") % {"most": MAX_HANDS}, field="hands", code="too_many_hands"
+        )
     with transaction.atomic():
         players = [_import_player(entry, i, by) for i, entry in enumerate(document.get("players") or [])]
         teams = [entry.get("team") for entry in document.get("players") or []]
@@ -191,7 +197,11 @@ def match_import(*, document: dict[str, Any], by) -> Match:
                 # after the end) is a fault of the document: 400, naming the hand.
                 field = f"hands[{i}].{exc.field}" if exc.field else f"hands[{i}]"
                 raise errors.Invalid(
-                    f"hand {i + 1}: {exc.message}", field=field, code=exc.code, hand=i + 1, **exc.extra
+                    _("hand %(number)s: %(message)s") % {"number": i + 1, "message": exc.message},
+                    field=field,
+                    code=exc.code,
+                    hand=i + 1,
+                    **exc.extra,
                 ) from None
         if document.get("status") == Match.Status.VOID:
             reason = document.get("void_reason") or "void in the imported export"
@@ -206,17 +216,20 @@ def _import_player(entry: dict[str, Any], index: int, by) -> Player:
     if pk is not None:
         player = Player.objects.filter(pk=pk).first()
         if player is None:
-            raise errors.Invalid(f"there is no player {pk}", field=f"{field}.player", code="player_unknown")
+            raise errors.Invalid(
+                _("there is no player %(pk)s") % {"pk": pk}, field=f"{field}.player", code="player_unknown"
+            )
         return player
     name = (entry.get("name") or "").strip()
     if not name:
         raise errors.Invalid(
-            "a player needs a name or a player id", field=f"{field}.name", code="name_missing"
+            _("a player needs a name or a player id"), field=f"{field}.name", code="name_missing"
         )
     found = list(Player.objects.filter(name=name).values_list("pk", flat=True)[:10])
     if len(found) > 1:
         raise errors.Invalid(
-            f"several players are named {name!r}: give the one meant as {field}.player",
+            _("several players are named '%(name)s': give the one meant as %(field)s.player")
+            % {"name": name, "field": field},
             field=f"{field}.name",
             code="player_ambiguous",
             candidates=found,

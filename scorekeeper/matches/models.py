@@ -12,6 +12,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from scorekeeper.rules.options import PRESETS
 
@@ -29,6 +33,8 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
         constraints = [models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty")]
 
     def __str__(self) -> str:
@@ -40,9 +46,9 @@ class Player(models.Model):
 
 class Match(models.Model):
     class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress", "in progress"
-        FINISHED = "finished", "finished"
-        VOID = "void", "void"
+        IN_PROGRESS = "in_progress", _("in progress")
+        FINISHED = "finished", _("finished")
+        VOID = "void", pgettext_lazy("a match", "void")
 
     #: A game key of the rules engine (``find_ruleset``), checked by ``match_create``.
     game = models.CharField(max_length=32, db_index=True)
@@ -70,7 +76,8 @@ class Match(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        verbose_name_plural = "matches"
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
         constraints = [
             models.CheckConstraint(condition=~Q(game=""), name="match_game_not_empty"),
             models.CheckConstraint(condition=Q(preset__in=list(PRESETS)), name="match_preset_known"),
@@ -85,6 +92,20 @@ class Match(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("match-detail", args=[self.pk])
 
+    @property
+    def display_title(self) -> str:
+        """The title, or for an untitled match its players and its day ("Ada, Bea · 1 Dec 2026"),
+        a name a person recognises on a list. A display only: the stored title stays empty.
+
+        Reads ``seats`` (prefetch them with their players on a list: ``selectors.match_list``)."""
+        if self.title:
+            return self.title
+        players = ", ".join(seat.player.name for seat in sorted(self.seats.all(), key=lambda s: s.position))
+        if not self.created_at:
+            return players or str(self)
+        day = date_format(timezone.localtime(self.created_at), "DATE_FORMAT")
+        return _("%(players)s · %(date)s") % {"players": players or self.game, "date": day}
+
 
 class Seat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
@@ -96,21 +117,23 @@ class Seat(models.Model):
 
     class Meta:
         ordering = ["match", "position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         constraints = [
             models.UniqueConstraint(fields=["match", "position"], name="seat_position_unique_per_match"),
             models.UniqueConstraint(fields=["match", "player"], name="seat_player_once_per_match"),
         ]
 
     def __str__(self) -> str:
-        return f"seat {self.position}: {self.player}"
+        return _("seat %(position)s: %(player)s") % {"position": self.position, "player": self.player}
 
 
 class Hand(models.Model):
     class Status(models.TextChoices):
-        VALID = "valid", "valid"
+        VALID = "valid", _("valid")
         #: Stored with the declared values standing (spec 1.6), or unplayable after a correction.
-        DISPUTED = "disputed", "disputed"
-        SUPERSEDED = "superseded", "superseded"
+        DISPUTED = "disputed", _("disputed")
+        SUPERSEDED = "superseded", _("superseded")
 
     #: No index of its own: the unique (match, number, version) index leads with it.
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="hands", db_index=False)
@@ -148,6 +171,8 @@ class Hand(models.Model):
 
     class Meta:
         ordering = ["match", "number", "version"]
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
         constraints = [
             models.UniqueConstraint(
                 fields=["match", "number"],
@@ -171,7 +196,12 @@ class Hand(models.Model):
         # superseded.
 
     def __str__(self) -> str:
-        return f"{self.match} hand {self.number} v{self.version} ({self.status})"
+        return _("%(match)s, hand %(number)s v%(version)s (%(status)s)") % {
+            "match": self.match,
+            "number": self.number,
+            "version": self.version,
+            "status": self.get_status_display(),
+        }
 
     @property
     def is_current(self) -> bool:
@@ -215,7 +245,8 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
-        verbose_name_plural = "audit entries"
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action}"

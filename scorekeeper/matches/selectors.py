@@ -6,7 +6,7 @@ from datetime import date
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Prefetch, QuerySet
+from django.db.models import F, Prefetch, QuerySet
 
 from . import i18n
 from .models import AuditEntry, Hand, Match, Player, Seat
@@ -81,27 +81,36 @@ def match_score_sheet(*, match: Match) -> dict[str, Any]:
         {"position": s.position, "player": s.player_id, "name": s.player.name, "team": s.team}
         for s in match.seats.select_related("player").order_by("position")
     ]
-    hands = []
-    for hand in match_current_hands(match=match).select_related("recorded_by"):
-        hands.append(
-            {
-                "number": hand.number,
-                "version": hand.version,
-                "dealer": hand.dealer,
-                "status": hand.status,
-                "declared": hand.declared,
-                "computed": hand.computed,
-                "running": running_values(hand.state_after),
-                "accepted_declared": hand.accepted_declared,
-                "reason": hand.reason,
-                # Engine messages in the reader's language, from their stored codes.
-                "errors": i18n.problems(hand.evaluation.get("errors", [])),
-                "mismatches": i18n.mismatches(hand.evaluation.get("mismatches", [])),
-                "warnings": i18n.problems(hand.evaluation.get("warnings", [])),
-                "recorded_by": hand.recorded_by.get_username() if hand.recorded_by else None,
-                "recorded_at": hand.recorded_at,
-            }
-        )
+    # Only what the sheet shows: not the records, and of each evaluation and state only the
+    # keys read here (JSON key lookups in the database, so a 60-hand sheet decodes little).
+    username = f"recorded_by__{get_user_model().USERNAME_FIELD}"
+    rows = match_current_hands(match=match).values(
+        "number", "version", "dealer", "status", "declared", "computed", "accepted_declared", "reason",
+        "recorded_at", recorded_by_name=F(username),
+        run_totals=F("state_after__totals"), run_banks=F("state_after__banks"),
+        ev_errors=F("evaluation__errors"), ev_mismatches=F("evaluation__mismatches"),
+        ev_warnings=F("evaluation__warnings"),
+    )  # fmt: skip
+    hands = [
+        {
+            "number": row["number"],
+            "version": row["version"],
+            "dealer": row["dealer"],
+            "status": row["status"],
+            "declared": row["declared"],
+            "computed": row["computed"],
+            "running": row["run_totals"] if row["run_totals"] is not None else row["run_banks"],
+            "accepted_declared": row["accepted_declared"],
+            "reason": row["reason"],
+            # Engine messages in the reader's language, from their stored codes.
+            "errors": i18n.problems(row["ev_errors"] or []),
+            "mismatches": i18n.mismatches(row["ev_mismatches"] or []),
+            "warnings": i18n.problems(row["ev_warnings"] or []),
+            "recorded_by": row["recorded_by_name"],
+            "recorded_at": row["recorded_at"],
+        }
+        for row in rows
+    ]
     return {
         "match": match.pk,
         "game": match.game,

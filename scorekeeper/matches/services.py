@@ -32,6 +32,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Exists, OuterRef, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from ratings.services import rating_event_record
 from scorekeeper.rules import OptionsInvalid, UnknownGame, find_ruleset
@@ -48,7 +49,7 @@ DECLARED_KEYS = ("declared", "declared_banks")
 def player_create(*, name: str, by=None, user=None) -> Player:
     name = (name or "").strip()
     if not name:
-        raise errors.Invalid("a player needs a name", field="name", code="name_missing")
+        raise errors.Invalid(_("a player needs a name"), field="name", code="name_missing")
     with transaction.atomic():
         player = Player.objects.create(name=name, user=user, created_by=by)
         _audit(by, AuditEntry.Action.PLAYER_CREATE, player=player, payload={"name": name})
@@ -76,7 +77,10 @@ def match_create(
     if len(seated) not in ruleset_class.seat_counts:
         allowed = ", ".join(map(str, ruleset_class.seat_counts))
         raise errors.SeatsInvalid(
-            f"{game} is played by {allowed} players, not {len(seated)}", field="players", code="seat_count"
+            _("%(game)s is played by %(allowed)s players, not %(count)s")
+            % {"game": game, "allowed": allowed, "count": len(seated)},
+            field="players",
+            code="seat_count",
         )
     try:
         ruleset = ruleset_class.create(preset, options, len(seated))
@@ -128,7 +132,7 @@ def match_void(*, match: Match | int, by, reason: str, version: int | None = Non
         _require_scorer(match, by)
         _require_version(match, version)
         if match.status == Match.Status.VOID:
-            raise errors.StatusConflict("the match is already void", field="status")
+            raise errors.StatusConflict(_("the match is already void"), field="status")
         before = match.status
         match.status = Match.Status.VOID
         _save(match)
@@ -148,7 +152,9 @@ def match_reopen(*, match: Match | int, by, reason: str, version: int | None = N
         _require_scorer(match, by)
         _require_version(match, version)
         if match.status != Match.Status.VOID:
-            raise errors.StatusConflict(f"only a void match can be reopened; this one is {match.status}")
+            raise errors.StatusConflict(
+                _("only a void match can be reopened; this one is %(status)s") % {"status": match.status}
+            )
         match.status = _status_for(match.state)
         _save(match)
         _audit(
@@ -212,9 +218,9 @@ def hand_record(
         _require_scorer(match, by)
         _require_version(match, version)
         if match.status == Match.Status.VOID:
-            raise errors.MatchVoid("the match is void: reopen it before recording")
+            raise errors.MatchVoid(_("the match is void: reopen it before recording"))
         if match.status == Match.Status.FINISHED:
-            raise errors.MatchOver("the match is over: no more hands can be recorded", result=match.result)
+            raise errors.MatchOver(_("the match is over: no more hands can be recorded"), result=match.result)
         game = _ruleset(match)
         ev = _accepted_evaluation(game, match.state, record, accept_declared, reason)
         hand = Hand(
@@ -255,11 +261,15 @@ def hand_correct(
         _require_scorer(match, by)
         _require_version(match, version)
         if match.status == Match.Status.VOID:
-            raise errors.MatchVoid("the match is void: reopen it before correcting")
+            raise errors.MatchVoid(_("the match is void: reopen it before correcting"))
         was = match.status
         old = _current(match).filter(number=number).first() if is_int(number) else None
         if old is None:
-            raise errors.NotFound(f"the match has no hand {number}", field="number", code="hand_not_found")
+            raise errors.NotFound(
+                _("the match has no hand %(number)s") % {"number": number},
+                field="number",
+                code="hand_not_found",
+            )
         game = _ruleset(match)
         before = _state_before(match, number)
         ev = _accepted_evaluation(game, before, record, accept_declared, reason)
@@ -283,6 +293,30 @@ def hand_correct(
     return hand
 
 
+def hand_dry_run(
+    *, match: Match, record: Any, number: int | None = None, accept_declared: bool = False
+) -> dict[str, Any]:
+    """What recording the next hand (``number`` None) or correcting hand ``number`` would
+    give, stored nowhere: the API's dry run (``POST /api/v1/rules/<game>/score``) with this
+    match's ruleset and the state before the hand. For the pages' live check.
+
+    Returns ``{"request": <the dry run's body>, "evaluation": <the engine's result>}``.
+    """
+    if getattr(match, "seat_count", None) is None:
+        match.seat_count = match.seats.count()
+    state = match.state if number is None else _state_before(match, number)
+    ev = _ruleset(match).evaluate(state, record, accept_declared=bool(accept_declared))
+    body = {
+        "preset": match.preset,
+        "options": match.options,
+        "seats": match.seat_count,
+        "state": state,
+        "hand": record,
+        "accept_declared": bool(accept_declared),
+    }
+    return {"request": body, "evaluation": ev.to_dict()}
+
+
 # -- idempotency keys ------------------------------------------------------------------
 def idempotency_claim(
     *, user, key: str, fingerprint: str, method: str, path: str
@@ -302,7 +336,7 @@ def idempotency_claim(
     claim = IdempotencyKey(
         user=owner, key=key, fingerprint=fingerprint, method=method, path=path[:255], status_code=0
     )
-    for _ in range(3):
+    for _attempt in range(3):
         if _insert_unless_taken(claim):
             return claim, True
         entry = IdempotencyKey.objects.filter(user=owner, key=key).first()
@@ -310,13 +344,16 @@ def idempotency_claim(
             continue
         if entry.fingerprint != fingerprint:
             raise errors.IdempotencyKeyReused(
-                f"the Idempotency-Key was already used for another request ({entry.method} {entry.path} "
-                "with another body); use a new key for a new request",
+                _(
+                    "the Idempotency-Key was already used for another request (%(method)s %(path)s "
+                    "with another body); use a new key for a new request"
+                )
+                % {"method": entry.method, "path": entry.path},
                 field="Idempotency-Key",
             )
         return entry, False
     raise errors.Conflict(
-        "the Idempotency-Key is in use by a concurrent request; retry", field="Idempotency-Key"
+        _("the Idempotency-Key is in use by a concurrent request; retry"), field="Idempotency-Key"
     )
 
 
@@ -374,7 +411,9 @@ def _read(match: Match | int, *, by=None, lock: bool = False) -> Match:
     try:
         return matches.get(pk=pk)
     except Match.DoesNotExist:
-        raise errors.NotFound(f"no match {pk}", field="match", code="match_not_found") from None
+        raise errors.NotFound(
+            _("no match %(pk)s") % {"pk": pk}, field="match", code="match_not_found"
+        ) from None
 
 
 def _user_pk(by) -> int | None:
@@ -386,10 +425,10 @@ def _require_scorer(match: Match, by) -> None:
     if by is None:
         return
     if not getattr(by, "is_authenticated", False):
-        raise errors.NotAllowed("sign in to write to a match", code="not_authenticated")
+        raise errors.NotAllowed(_("sign in to write to a match"), code="not_authenticated")
     if by.is_superuser or match.is_scorer:
         return
-    raise errors.NotAllowed("only the match's scorers may record, correct or void it")
+    raise errors.NotAllowed(_("only the match's scorers may record, correct or void it"))
 
 
 def _require_version(match: Match, version: int | None) -> None:
@@ -398,7 +437,8 @@ def _require_version(match: Match, version: int | None) -> None:
     # What is now current, so a device that lost a race can show it without another request.
     last = _current(match).select_related("recorded_by").order_by("-number").first()
     raise errors.VersionConflict(
-        f"the match is at version {match.version}, not {version}: reload it and try again",
+        _("the match is at version %(current)s, not %(sent)s: reload it and try again")
+        % {"current": match.version, "sent": version},
         field="version",
         current_version=match.version,
         hand_count=match.hand_count,
@@ -422,7 +462,7 @@ def _hand_summary(hand: Hand) -> dict[str, Any]:
 def _required_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise errors.ReasonRequired("a reason is required", field="reason")
+        raise errors.ReasonRequired(_("a reason is required"), field="reason")
     return reason
 
 
@@ -430,17 +470,21 @@ def _players_in_order(players: Sequence[Player | int]) -> list[Player]:
     ids = [p.pk if isinstance(p, Player) else p for p in players]
     for i, pk in enumerate(ids):
         if not is_int(pk):
-            raise errors.SeatsInvalid(f"player {pk!r} is not a player id", field=f"players[{i}]")
+            raise errors.SeatsInvalid(
+                _("player %(pk)s is not a player id") % {"pk": repr(pk)}, field=f"players[{i}]"
+            )
     found = Player.objects.in_bulk(ids)
     seated = []
     for i, pk in enumerate(ids):
         if pk not in found:
             raise errors.SeatsInvalid(
-                f"there is no player {pk}", field=f"players[{i}]", code="player_unknown"
+                _("there is no player %(pk)s") % {"pk": pk}, field=f"players[{i}]", code="player_unknown"
             )
         if pk in ids[:i]:
             raise errors.SeatsInvalid(
-                f"{found[pk]} is already seated in this match", field=f"players[{i}]", code="player_twice"
+                _("%(player)s is already seated in this match") % {"player": found[pk]},
+                field=f"players[{i}]",
+                code="player_twice",
             )
         seated.append(found[pk])
     return seated
@@ -452,10 +496,15 @@ def _teams(ruleset_class, seats: int, teams: Sequence[int] | None) -> list[int |
     game = ruleset_class.key
     if fixed is None:
         if teams:
-            raise errors.SeatsInvalid(f"{game} is not a partnership game: no teams", field="teams")
+            raise errors.SeatsInvalid(
+                _("%(game)s is not a partnership game: no teams") % {"game": game}, field="teams"
+            )
         return [None] * seats
     if teams is not None and list(teams) != list(fixed):
-        raise errors.SeatsInvalid(f"{game} is played by fixed teams {list(fixed)}", field="teams")
+        raise errors.SeatsInvalid(
+            _("%(game)s is played by fixed teams %(teams)s") % {"game": game, "teams": list(fixed)},
+            field="teams",
+        )
     return list(fixed)
 
 
@@ -484,6 +533,8 @@ def _accepted_evaluation(game, state, record, accept_declared: bool, reason: str
     if ev.mismatches:
         seats = ", ".join(str(m.seat) for m in ev.mismatches)
         if not accept_declared:
+            # In English, as the engine words it: the interfaces show it in the reader's
+            # language from the evaluation's codes (scorekeeper.matches.i18n.error_body).
             raise errors.HandRejected(
                 f"declared scores differ from the rules for seat(s) {seats}: {ev.mismatches[0].explanation}",
                 evaluation=ev.to_dict(),
@@ -491,7 +542,7 @@ def _accepted_evaluation(game, state, record, accept_declared: bool, reason: str
             )
         if not reason:
             raise errors.ReasonRequired(
-                "accepting declared scores over the rules needs a reason",
+                _("accepting declared scores over the rules needs a reason"),
                 field="reason",
                 mismatches=ev.to_dict()["mismatches"],
             )

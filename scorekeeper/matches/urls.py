@@ -1,18 +1,23 @@
 from django.urls import path
 
-from . import views
+from . import views, views_club, views_live
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("matches/", views_club.match_list, name="match-list"),
     path("matches/new/", views.match_new, name="match-new"),
     path("matches/new/<slug:game>/", views.match_new_game, name="match-new-game"),
     path("matches/<int:pk>/", views.match_detail, name="match-detail"),
     path("matches/<int:pk>/hands/new/", views.hand_new, name="hand-new"),
+    path("matches/<int:pk>/hands/check/", views_live.hand_check, name="hand-check"),
     path("matches/<int:pk>/hands/<int:number>/", views.hand_detail, name="hand-detail"),
     path("matches/<int:pk>/hands/<int:number>/correct/", views.hand_correct, name="hand-correct"),
+    path("matches/<int:pk>/hands/<int:number>/check/", views_live.hand_check, name="hand-check-correction"),
     path("matches/<int:pk>/hands/<int:number>/history/", views.hand_history, name="hand-history"),
     path("matches/<int:pk>/void/", views.match_void, name="match-void"),
     path("matches/<int:pk>/reopen/", views.match_reopen, name="match-reopen"),
     path("matches/<int:pk>/scorers/", views.match_scorer_add, name="match-scorer-add"),
-    path("players/<int:pk>/", views.player_detail, name="player-detail"),
+    path("players/<int:pk>/", views_club.player_detail, name="player-detail"),
+    path("leaderboards/", views_club.leaderboards, name="leaderboards"),
+    path("leaderboards/<slug:game>/", views_club.leaderboard, name="leaderboard"),
 ]

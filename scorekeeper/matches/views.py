@@ -23,13 +23,19 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 from django.views.decorators.http import require_POST
 
+from ratings.page_selectors import match_rating_changes, table_prediction
 from scorekeeper.rules import RULESETS, UnknownGame, find_ruleset
 
 from . import errors, i18n, selectors, services
 from .forms import HAND_FORMS, MatchCreateForm, ReasonForm, ScorerAddForm, hand_form_class
-from .models import AuditEntry, Match, Player
+from .models import AuditEntry, Match
+from .results import result_summary
+from .terms import PRESET_LABELS, PRESET_NAMES, breakdown_item, describe_game, option_rows
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -53,69 +59,61 @@ def match_detail(request, pk: int):
         "can_write": is_scorer(request.user, match),
         "scorers": match.scorers.order_by("username"),
         "scorer_form": ScorerAddForm(),
+        "rating_changes": match_rating_changes(match=match),
+        "preset_label": PRESET_LABELS.get(match.preset, match.preset),
+        "preset_name": PRESET_NAMES.get(match.preset, match.preset),
+        "options": option_rows(match.options),
     }
     return render(request, "matches/match_detail.html", context)
 
 
 def sheet_context(match: Match) -> dict[str, Any]:
-    """The score sheet with one cell per seat and hand, and the result table when over."""
+    """The score sheet with one cell per seat and hand, the dealer of each hand, each hand's
+    notes said once, and the result in words when the match is over."""
     sheet = selectors.match_score_sheet(match=match)
-    n = len(sheet["seats"])
+    names = [seat["name"] for seat in sheet["seats"]]
+    n = len(names)
+    # Numbers as text and each hand's link made here, once: a 60-hand sheet has 500 cells, and
+    # the template's per-value localisation and URL reversing were most of its time.
+    hand_url = reverse("hand-detail", args=[match.pk, 0]).removesuffix("0/")
     for hand in sheet["hands"]:
         # A seat's claim is shown only where it differs from the rules: cul declares banks,
         # not the hand's score, so a plain declared column would mislead there.
         claims = {m["seat"]: m["declared"] for m in hand["mismatches"]}
+        hand["label"] = str(hand["number"])
+        hand["url"] = f"{hand_url}{hand['label']}/"
         hand["cells"] = [
-            {"computed": _at(hand["computed"], i), "running": _at(hand["running"], i), "claim": claims.get(i)}
+            {
+                "computed": _text(_at(hand["computed"], i), "–"),
+                "running": _text(_at(hand["running"], i), ""),
+                "claim": _text(claims.get(i), None),
+            }
             for i in range(n)
         ]
-    result = sheet["result"] or {}
-    per_seat = {k: v for k, v in result.items() if isinstance(v, list) and len(v) == n}
+        dealer = hand["dealer"]
+        hand["dealer_name"] = names[dealer] if isinstance(dealer, int) and 0 <= dealer < n else None
+        # The cell already shows the claim beside the rules' score: the note says why, once.
+        hand["notes"] = [
+            {"who": names[m["seat"]] if _at(names, m.get("seat")) else "?", "why": _explanation(m)}
+            for m in hand["mismatches"]
+        ]
+        hand["has_notes"] = bool(hand["errors"] or hand["notes"] or hand["reason"])
+    sheet["columns"] = n + 1
     return {
         "sheet": sheet,
-        "result_keys": list(per_seat),
-        "result_rows": [
-            {"name": seat["name"], "values": [per_seat[k][i] for k in per_seat]}
-            for i, seat in enumerate(sheet["seats"])
-        ],
-        "result_other": {
-            k: _result_value(k, v, sheet["seats"]) for k, v in result.items() if k not in per_seat
-        },
-    }
+        "result": result_summary(game=match.game, result=sheet["result"], seats=sheet["seats"],
+                                 options=match.options),
+    }  # fmt: skip
 
 
-def _result_value(key: str, value: Any, seats: list[dict[str, Any]]) -> str:
-    """A result entry in words: seats by their player's name (spec 1.5 ``result``)."""
-    names = [seat["name"] for seat in seats]
-
-    def name(seat: Any) -> str:
-        return (
-            names[seat]
-            if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names)
-            else str(seat)
-        )
-
-    if key == "winner":
-        return "drawn" if value is None else name(value)
-    if key == "finish_order" and isinstance(value, list):
-        return ", ".join(name(s) for s in value)
-    if key == "winning_team" and isinstance(value, int):
-        # The teams are the match's own, stored on its seats when it was created.
-        return " and ".join(seat["name"] for seat in seats if seat.get("team") == value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+def _text(value: Any, none: str | None) -> str | None:
+    return none if value is None else str(value)
 
 
 def _at(values, i: int):
     """The i-th per-seat value, or None when the hand has none (errors) or another shape."""
-    return values[i] if isinstance(values, list) and i < len(values) else None
-
-
-def player_detail(request, pk: int):
-    player = get_object_or_404(Player, pk=pk)
-    matches = selectors.match_list(player=player)[:50]
-    return render(request, "matches/player_detail.html", {"player": player, "matches": matches})
+    ok = isinstance(values, list) and isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(values)
+    return values[i] if ok else None
 
 
 def hand_detail(request, pk: int, number: int):
@@ -141,7 +139,7 @@ def hand_detail(request, pk: int, number: int):
         "hand": hand,
         "names": names,
         "score_rows": score_rows,
-        "evaluation": _outcome(hand.evaluation, names),
+        "evaluation": _outcome(hand.evaluation, names, match.game),
         "record_json": json.dumps(hand.record, ensure_ascii=False, indent=1),
         "versions": selectors.hand_history(match=match, number=number).count(),
         "can_write": is_scorer(request.user, match) and match.status != Match.Status.VOID,
@@ -158,7 +156,7 @@ def hand_history(request, pk: int, number: int):
     rows = [
         {
             "hand": hand,
-            "evaluation": _outcome(hand.evaluation, names),
+            "evaluation": _outcome(hand.evaluation, names, match.game),
             "record_json": json.dumps(hand.record, ensure_ascii=False, indent=1),
         }
         for hand in reversed(versions)
@@ -183,7 +181,7 @@ def scorer_required(view):
     @login_required
     def as_scorer(request, match: Match, **kwargs: Any):
         if not is_scorer(request.user, match):
-            raise PermissionDenied("Only this match's scorers may record, correct, void or reopen it.")
+            raise PermissionDenied(_("Only this match's scorers may record, correct, void or reopen it."))
         return view(request, match, **kwargs)
 
     @wraps(view)
@@ -199,7 +197,7 @@ def match_new(request):
     """Step 1: choose the game (each has its own options and seat counts)."""
     # The games the pages have a form for: a game scored by pasting JSON alone (a test game
     # registered on the fly) is not offered at the table.
-    games = [i18n.game(RULESETS[key].describe()) for key in sorted(RULESETS) if key in HAND_FORMS]
+    games = [describe_game(RULESETS[key].describe()) for key in sorted(RULESETS) if key in HAND_FORMS]
     return render(request, "matches/match_new.html", {"games": games})
 
 
@@ -212,17 +210,24 @@ def match_new_game(request, game: str):
         raise Http404(f"unknown game {game!r}") from None
     form = MatchCreateForm(request.POST or None, game=game)
     status = 200
+    prediction = None
     if request.method == "POST":
         status = 400
-        if form.is_valid():
+        if form.is_valid() and "chances" in request.POST:
+            # "Show the chances": the table's win probabilities, nothing created yet.
+            prediction = table_prediction(game=game, seats=form.cleaned_data["seats"])
+            status = 200
+        elif form.is_valid():
             try:
                 match = _create_match(form, request.user)
             except errors.DomainError as exc:
                 _match_error_to_form(form, exc)
             else:
-                messages.success(request, f"Match created. Deal the first hand! ({match})")
+                messages.success(
+                    request, _("Match created. Deal the first hand! (%(match)s)") % {"match": match}
+                )
                 return redirect(match)
-    context = {"form": form, "catalog": form.catalog}
+    context = {"form": form, "catalog": form.catalog, "prediction": prediction}
     return render(request, "matches/match_form.html", context, status=status)
 
 
@@ -309,18 +314,32 @@ def _hand_page(request, match: Match, *, number: int | None):
         blocked=blocked,
         next_number=selectors.match_current_hands(match=match).count() + 1,
         show_accept=bool(outcome and outcome["mismatches"]) or bool(form["accept_declared"].value()),
+        trick_counts=_trick_counts(),
     )
     if context.get("conflict"):
         context.update(sheet_context(match))
     return render(request, "matches/hand_form.html", context, status=status)
 
 
+def _trick_counts() -> list[str]:
+    """ "0 tricks", "1 trick" … for the page's trick counter (JavaScript has no plural rules)."""
+    return [
+        ngettext("%(count)s trick", "%(count)s tricks", n) % {"count": n} for n in range(_MOST_TRICKS + 1)
+    ]
+
+
+#: More than the tricks of any deal the pages score (twelve in two-hand piquet).
+_MOST_TRICKS = 40
+
+
 def _blocked(match: Match, *, correcting: bool) -> str:
     """Why no hand can be written now (empty if it can)."""
     if match.status == Match.Status.VOID:
-        return "This match is void: reopen it before recording or correcting hands."
+        return _("This match is void: reopen it before recording or correcting hands.")
     if match.status == Match.Status.FINISHED and not correcting:
-        return "This match is over: no more hands can be recorded (an earlier hand can still be corrected)."
+        return _(
+            "This match is over: no more hands can be recorded (an earlier hand can still be corrected)."
+        )
     return ""
 
 
@@ -342,13 +361,13 @@ def _submit(request, match: Match, number: int | None, form, context: dict[str, 
             **extra,
         )
     except errors.HandRejected as exc:
-        context["outcome"] = _outcome(exc.evaluation, context["names"])
+        context["outcome"] = _outcome(exc.evaluation, context["names"], match.game)
         form.attach_problems(i18n.problems(exc.evaluation["errors"]))
         return 400, None
     except errors.ReasonRequired as exc:
         form.add_error("reason", exc.message)
         mismatches = exc.extra.get("mismatches", [])
-        context["outcome"] = _outcome({"mismatches": mismatches}, context["names"])
+        context["outcome"] = _outcome({"mismatches": mismatches}, context["names"], match.game)
         return 400, None
     except errors.VersionConflict:
         match.refresh_from_db()
@@ -360,11 +379,19 @@ def _submit(request, match: Match, number: int | None, form, context: dict[str, 
         match.refresh_from_db()
         context["refused"] = exc.message
         return (409 if isinstance(exc, errors.Conflict) else 400), None
-    verb = "recorded" if number is None else "corrected"
-    if hand.status == hand.Status.DISPUTED:
-        messages.warning(request, f"Hand {hand.number} {verb} as disputed: the declared scores stand.")
+    done = {"number": hand.number}
+    if hand.status == hand.Status.DISPUTED and number is None:
+        messages.warning(
+            request, _("Hand %(number)s recorded as disputed: the declared scores stand.") % done
+        )
+    elif hand.status == hand.Status.DISPUTED:
+        messages.warning(
+            request, _("Hand %(number)s corrected as disputed: the declared scores stand.") % done
+        )
+    elif number is None:
+        messages.success(request, _("Hand %(number)s recorded.") % done)
     else:
-        messages.success(request, f"Hand {hand.number} {verb}.")
+        messages.success(request, _("Hand %(number)s corrected.") % done)
     return 302, redirect("hand-detail", pk=match.pk, number=hand.number)
 
 
@@ -376,39 +403,67 @@ def _what_happened(match: Match, user) -> str:
         .order_by("-at", "-id")
         .first()
     )
-    who = entry.actor.get_username() if entry and entry.actor else "Someone"
-    if entry and entry.actor_id == user.pk:
-        # Most often a second tap on "Save", or the same hand sent from two tabs.
-        who = "You"
-    number = entry.payload.get("number") if entry else None
     action = entry.action if entry else ""
-    done = {
-        AuditEntry.Action.HAND_RECORD: f"recorded hand {number}",
-        AuditEntry.Action.HAND_CORRECT: f"corrected hand {number}",
-        AuditEntry.Action.MATCH_VOID: "voided the match",
-        AuditEntry.Action.MATCH_REOPEN: "reopened the match",
-        AuditEntry.Action.SCORER_ADD: "added a scorer",
-    }.get(action, "changed the match")
-    return f"{who} {done} meanwhile."
+    params = {
+        "who": entry.actor.get_username() if entry and entry.actor else _("Someone"),
+        "number": entry.payload.get("number") if entry else None,
+    }
+    # Most often a second tap on "Save", or the same hand sent from two tabs.
+    you = bool(entry and entry.actor_id == user.pk)
+    by_you, by_other = _DONE_MEANWHILE.get(action, _DONE_MEANWHILE[""])
+    return _(by_you if you else by_other) % params
+
+
+#: The stale-version message, by what was done last: (said to its author, said to another).
+_DONE_MEANWHILE = {
+    AuditEntry.Action.HAND_RECORD: (
+        gettext_noop("You recorded hand %(number)s meanwhile."),
+        gettext_noop("%(who)s recorded hand %(number)s meanwhile."),
+    ),
+    AuditEntry.Action.HAND_CORRECT: (
+        gettext_noop("You corrected hand %(number)s meanwhile."),
+        gettext_noop("%(who)s corrected hand %(number)s meanwhile."),
+    ),
+    AuditEntry.Action.MATCH_VOID: (
+        gettext_noop("You voided the match meanwhile."),
+        gettext_noop("%(who)s voided the match meanwhile."),
+    ),
+    AuditEntry.Action.MATCH_REOPEN: (
+        gettext_noop("You reopened the match meanwhile."),
+        gettext_noop("%(who)s reopened the match meanwhile."),
+    ),
+    AuditEntry.Action.SCORER_ADD: (
+        gettext_noop("You added a scorer meanwhile."),
+        gettext_noop("%(who)s added a scorer meanwhile."),
+    ),
+    "": (
+        gettext_noop("You changed the match meanwhile."),
+        gettext_noop("%(who)s changed the match meanwhile."),
+    ),
+}
 
 
 def _seat_names(match: Match) -> list[str]:
     return [seat.player.name for seat in match.seats.select_related("player").order_by("position")]
 
 
-def _outcome(evaluation: dict[str, Any], names: list[str]) -> dict[str, Any]:
+def _outcome(evaluation: dict[str, Any], names: list[str], game: str) -> dict[str, Any]:
     """An engine result (spec 1.5) for the page: per-seat breakdown, named mismatches; the
-    engine's messages in the reader's language."""
+    engine's messages and the breakdown's items in the reader's language."""
     evaluation = i18n.evaluation(evaluation)
 
     def who(seat: Any) -> str:
         name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-        return f"seat {seat} ({name})"
+        return _("seat %(seat)s (%(name)s)") % {"seat": seat, "name": name}
 
     scores = evaluation.get("scores")
     seats = []
     for i, name in enumerate(names):
-        lines = [line for line in evaluation.get("breakdown") or [] if line.get("seat") == i]
+        lines = [
+            {**line, "label": breakdown_item(game, str(line.get("item", "")))}
+            for line in evaluation.get("breakdown") or []
+            if line.get("seat") == i
+        ]
         seats.append({"name": name, "seat": i, "lines": lines, "score": _at(scores, i)})
     return {
         "errors": evaluation.get("errors") or [],
@@ -451,7 +506,9 @@ def _reason_page(request, match: Match, *, void: bool):
                       version=form.cleaned_data.get("version"))  # fmt: skip
             except errors.VersionConflict:
                 match.refresh_from_db()
-                refused = f"{_what_happened(match, request.user)} Check the match, then confirm again."
+                refused = _("%(what)s Check the match, then confirm again.") % {
+                    "what": _what_happened(match, request.user)
+                }
                 data = request.POST.copy()
                 data["version"] = str(match.version)
                 form = ReasonForm(data)
@@ -462,7 +519,7 @@ def _reason_page(request, match: Match, *, void: bool):
                 refused = exc.message
                 status = 409 if isinstance(exc, errors.Conflict) else 400
             else:
-                messages.success(request, "The match is void." if void else "The match is open again.")
+                messages.success(request, _("The match is void.") if void else _("The match is open again."))
                 return redirect(match)
     else:
         form = ReasonForm(initial={"version": match.version})
@@ -478,8 +535,10 @@ def match_scorer_add(request, match: Match):
         # Only an active user, as in the API: an inactive one reads as unknown there too.
         user = selectors.user_by_username(username=form.cleaned_data["username"].strip())
         if user is None:
-            messages.error(request, f"There is no user {form.cleaned_data['username']!r}.")
+            messages.error(
+                request, _("There is no user '%(name)s'.") % {"name": form.cleaned_data["username"]}
+            )
         else:
             services.match_scorer_add(match=match, user=user, by=request.user)
-            messages.success(request, f"{user.get_username()} may now score this match.")
+            messages.success(request, _("%(name)s may now score this match.") % {"name": user.get_username()})
     return redirect(match)

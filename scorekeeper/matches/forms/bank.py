@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from scorekeeper.rules.fields import is_int
 
 from .base import (
@@ -26,22 +29,27 @@ class BankForm(HandForm):
     covers = ("dealer", "captured_points", "captured", "finish", "finish_bonus", "left_cards", "declared")
     seat_keys = ("dealer",)
     rows = ("captured_points", "declared")
-    FLAGS = (("king", "with a king"), ("trump_king", "with the trump king"),
-             ("four_of_kind", "four of a kind"), ("four_kings", "the four kings"),
-             ("four_run", "a run of four"))  # fmt: skip
+    FLAGS = (("king", gettext_lazy("with a king")), ("trump_king", gettext_lazy("with the trump king")),
+             ("four_of_kind", gettext_lazy("four of a kind")), ("four_kings", gettext_lazy("the four kings")),
+             ("four_run", gettext_lazy("a run of four")))  # fmt: skip
 
     def add_fields(self) -> None:
-        self.fields["dealer"] = radio("Dealer", seat_choices(self.seat_names))
-        positions = [(BLANK, "did not go out"), ("1", "1st out"), ("2", "2nd out"), ("3", "3rd out")]
+        self.fields["dealer"] = radio(_("Dealer"), seat_choices(self.seat_names))
+        positions = [
+            (BLANK, _("did not go out")),
+            ("1", _("1st out")),
+            ("2", _("2nd out")),
+            ("3", _("3rd out")),
+        ]
         for i in range(self.n):
-            self.fields[f"captured_points_{i}"] = number("Points taken", min=0, max=124)
-            self.fields[f"finish_{i}"] = radio("Went out", positions[: self.n])
-            self.fields[f"finish_bonus_{i}"] = checks("How (bonuses)", self.FLAGS)
-            self.fields[f"left_cards_{i}"] = notation("Cards left in hand", placeholder="AC 9D")
+            self.fields[f"captured_points_{i}"] = number(_("Points taken"), min=0, max=124)
+            self.fields[f"finish_{i}"] = radio(_("Went out"), positions[: self.n])
+            self.fields[f"finish_bonus_{i}"] = checks(_("How (bonuses)"), self.FLAGS)
+            self.fields[f"left_cards_{i}"] = notation(_("Cards left in hand"), placeholder="AC 9D")
             self.fields[f"captured_{i}"] = notation(
-                "Cards taken (instead of points)", placeholder="AS 10S KD"
+                _("Cards taken (instead of points)"), placeholder="AS 10S KD"
             )
-            self.fields[f"declared_{i}"] = number("Declared score")
+            self.fields[f"declared_{i}"] = number(_("Declared score"))
 
     def build(self, data: dict[str, Any]) -> dict[str, Any]:
         n = self.n
@@ -98,8 +106,8 @@ class BankForm(HandForm):
         shown = ("captured_points", "declared", "finish", "finish_bonus", "left_cards")
         seats = [
             self.seat_section(
-                i, [f"{key}_{i}" for key in shown], more=[f"captured_{i}"], more_title="cards taken"
+                i, [f"{key}_{i}" for key in shown], more=[f"captured_{i}"], more_title=_("cards taken")
             )
             for i in range(self.n)
         ]
-        return [{"title": "The party", "fields": [self["dealer"]]}, *seats]
+        return [{"title": _("The party"), "fields": [self["dealer"]]}, *seats]

@@ -25,6 +25,8 @@ import re
 from typing import Any, ClassVar
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scorekeeper.rules.fields import is_int
 
@@ -127,21 +129,25 @@ class HandForm(forms.Form):
 
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
     record_json = forms.CharField(
-        label="Advanced: JSON record",
+        label=gettext_lazy("Advanced: JSON record"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false", "autocapitalize": "off"}),
-        help_text="Keys given here replace the form's. Paste a whole record, or only what the form "
-        'lacks, e.g. {"hands": [[…], […]], "trick_cards": [[…], …]}.',
+        help_text=gettext_lazy(
+            "Keys given here replace the form's. Paste a whole record, or only what the form "
+            'lacks, e.g. {"hands": [[…], […]], "trick_cards": [[…], …]}.'
+        ),
     )
     accept_declared = forms.BooleanField(
-        label="Accept the declared scores", required=False, help_text="The hand is stored as disputed."
+        label=gettext_lazy("Accept the declared scores"),
+        required=False,
+        help_text=gettext_lazy("The hand is stored as disputed."),
     )
     reason = forms.CharField(
-        label="Reason",
+        label=gettext_lazy("Reason"),
         required=False,
         max_length=2000,
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
-        help_text="Required to accept declared scores that differ from the rules.",
+        help_text=gettext_lazy("Required to accept declared scores that differ from the rules."),
     )
 
     def __init__(
@@ -161,6 +167,23 @@ class HandForm(forms.Form):
         self.state = state if isinstance(state, dict) else None
         super().__init__(*args, **kwargs)
         self.add_fields()
+        self._mark_fields()
+
+    #: The per-seat keys that hold what the players claim (the live check compares them).
+    declared_keys: ClassVar[tuple[str, ...]] = ("declared", "declared_banks")
+
+    def _mark_fields(self) -> None:
+        """Stable hooks for a script on the page (live validation): every field gets an empty
+        message slot (``#live-<name>``, see _field.html); a per-seat field says its record key
+        and seat (``data-key``, ``data-seat``), a declared one ``data-declared``."""
+        for name, field in self.fields.items():
+            field.live_slot = True
+            key, _, seat = name.rpartition("_")
+            if key in self.rows and seat.isdigit():
+                attrs = {"data-key": key, "data-seat": seat}
+                if key in self.declared_keys:
+                    attrs["data-declared"] = ""
+                field.widget.attrs.update(attrs)
 
     def suggested(self) -> dict[str, str]:
         """Values to pre-fill for the next hand of a match in ``state`` (the usual dealer)."""
@@ -222,11 +245,15 @@ class HandForm(forms.Form):
         return data
 
     def seat_label(self, i: int) -> str:
-        return f"{self.seat_names[i]} (seat {i})"
+        return _("%(name)s (seat %(seat)s)") % {"name": self.seat_names[i], "seat": i}
 
     def per_seat_fields(self, key: str, label: str, make) -> None:
         for i in range(self.n):
-            self.fields[f"{key}_{i}"] = make(label if self.n == 1 else f"{label}: {self.seat_names[i]}")
+            self.fields[f"{key}_{i}"] = make(
+                label
+                if self.n == 1
+                else _("%(label)s: %(name)s") % {"label": label, "name": self.seat_names[i]}
+            )
 
     def per_seat_values(self, data: dict[str, Any], key: str) -> list[Any] | None:
         """Every seat's value of ``key``, or None when none was typed; a partly filled row is
@@ -236,7 +263,7 @@ class HandForm(forms.Form):
             return None
         for i, v in enumerate(values):
             if v in (None, BLANK) and f"{key}_{i}" not in self.errors:
-                self.add_error(f"{key}_{i}", "needed for every seat (0 if nothing)")
+                self.add_error(f"{key}_{i}", _("needed for every seat (0 if nothing)"))
         return values
 
     # The record from cleaned data, a key at a time: ``build`` calls these in the record's
@@ -274,7 +301,7 @@ class HandForm(forms.Form):
     # Fields and sections the families share.
     def add_declared(self) -> None:
         """The scores the players claim, one number per seat (spec 1.3 ``declared``)."""
-        self.per_seat_fields("declared", "Declared", number)
+        self.per_seat_fields("declared", _("Declared"), number)
 
     def row_section(self, title: str, key: str, help: str = "") -> dict[str, Any]:
         """A row of per-seat fields, side by side."""
@@ -302,15 +329,18 @@ class HandForm(forms.Form):
             value = json.loads(text, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
             raise forms.ValidationError(
-                f"this is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
+                _("this is not valid JSON: %(error)s at line %(line)s, column %(column)s"),
                 code="json_invalid",
+                params={"error": exc.msg, "line": exc.lineno, "column": exc.colno},
             ) from None
         except (ValueError, RecursionError) as exc:
-            message = str(exc) if isinstance(exc, ValueError) else "it is nested too deeply"
-            raise forms.ValidationError(f"this is not valid JSON: {message}", code="json_invalid") from None
+            message = str(exc) if isinstance(exc, ValueError) else _("it is nested too deeply")
+            raise forms.ValidationError(
+                _("this is not valid JSON: %(error)s"), code="json_invalid", params={"error": message}
+            ) from None
         if not isinstance(value, dict):
             raise forms.ValidationError(
-                'the JSON must be an object of record keys, e.g. {"hands": […]}', code="json_not_object"
+                _('the JSON must be an object of record keys, e.g. {"hands": […]}'), code="json_not_object"
             )
         return value
 
@@ -409,8 +439,8 @@ class JsonOnlyForm(HandForm):
     """A game without its own form (a test game): the record is typed as JSON."""
 
     def add_fields(self) -> None:
-        self.fields["record_json"].label = "JSON record"
-        self.fields["record_json"].help_text = "The whole hand record as a JSON object."
+        self.fields["record_json"].label = _("JSON record")
+        self.fields["record_json"].help_text = _("The whole hand record as a JSON object.")
         self.fields["record_json"].widget.attrs["rows"] = 8
 
     def build(self, data: dict[str, Any]) -> dict[str, Any]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from scorekeeper.rules.fields import is_int
 
@@ -19,19 +21,21 @@ class BastardForm(HandForm):
     seat_keys = ("dealer",)
     rows = ("tricks", "declared")
     path_fields = {"trump": "trump", "pass_count": "pass_count", "specials": "special_JS"}
-    SPECIALS = (("JS", "J♠ (1)"), ("JC", "J♣ (2)"), ("JD", "J♦ (3)"), ("JH", "J♥ (4)"),
-                ("7D", "7♦ the Ugly card"), ("7C", "7♣ the Charm"))  # fmt: skip
+    SPECIALS = (("JS", gettext_lazy("J♠ (1)")), ("JC", gettext_lazy("J♣ (2)")),
+                ("JD", gettext_lazy("J♦ (3)")), ("JH", gettext_lazy("J♥ (4)")),
+                ("7D", gettext_lazy("7♦ the Ugly card")), ("7C", gettext_lazy("7♣ the Charm")))  # fmt: skip
     TRUMPS = (("S", "♠"), ("H", mark_safe('<span class="red">♥</span>')),
-              ("D", mark_safe('<span class="red">♦</span>')), ("C", "♣"), ("NT", "no trumps"))  # fmt: skip
+              ("D", mark_safe('<span class="red">♦</span>')), ("C", "♣"),
+              ("NT", gettext_lazy("no trumps")))  # fmt: skip
 
     def add_fields(self) -> None:
         seats = seat_choices(self.seat_names)
-        self.fields["dealer"] = radio("Dealer", seats)
-        self.fields["trump"] = radio("Trumps", self.TRUMPS)
-        self.fields["pass_count"] = number("Cards passed (optional)", self._pass_hint(), min=0)
+        self.fields["dealer"] = radio(_("Dealer"), seats)
+        self.fields["trump"] = radio(_("Trumps"), self.TRUMPS)
+        self.fields["pass_count"] = number(_("Cards passed (optional)"), self._pass_hint(), min=0)
         for card, label in self.SPECIALS:
             self.fields[f"special_{card}"] = radio(label, [(BLANK, "?"), *seats])
-        self.per_seat_fields("tricks", "Tricks", lambda label: number(label, min=0))
+        self.per_seat_fields("tricks", _("Tricks"), lambda label: number(label, min=0))
         self.add_declared()
 
     def suggested(self) -> dict[str, str]:
@@ -42,8 +46,13 @@ class BastardForm(HandForm):
         played = self._state("hands_played")
         if self.game_options.get("passing") == "increasing" and is_int(played):
             # pagat: 1, 3, 5 … cards before hand 1, 2, 3 … (spec 10, pass_count_schedule)
-            return f"Hand {played + 1}: {2 * played + 1} cards each, passed to the left."
-        return "Cards each player passed to the left."
+            cards = 2 * played + 1
+            return ngettext(
+                "Hand %(hand)s: %(cards)s card each, passed to the left.",
+                "Hand %(hand)s: %(cards)s cards each, passed to the left.",
+                cards,
+            ) % {"hand": played + 1, "cards": cards}
+        return _("Cards each player passed to the left.")
 
     def build(self, data: dict[str, Any]) -> dict[str, Any]:
         record: dict[str, Any] = {}
@@ -54,7 +63,7 @@ class BastardForm(HandForm):
             record["pass_count"] = data["pass_count"]
         self.put_row(record, data, "tricks")
         specials: list[list[str]] = [[] for _ in range(self.n)]
-        for card, _ in self.SPECIALS:
+        for card, _label in self.SPECIALS:
             holder = data.get(f"special_{card}")
             if holder not in (None, BLANK):
                 specials[int(holder)].append(card)
@@ -96,12 +105,12 @@ class BastardForm(HandForm):
     def sections(self) -> list[dict[str, Any]]:
         f = self.__getitem__
         return [
-            {"title": "The hand", "fields": [f("dealer"), f("trump"), f("pass_count")]},
-            self.row_section("Tricks taken", "tricks"),
+            {"title": _("The hand"), "fields": [f("dealer"), f("trump"), f("pass_count")]},
+            self.row_section(_("Tricks taken"), "tricks"),
             {
-                "title": "Special cards",
-                "help": "Who took each one in their tricks.",
+                "title": _("Special cards"),
+                "help": _("Who took each one in their tricks."),
                 "fields": [f(f"special_{card}") for card, _ in self.SPECIALS],
             },
-            self.row_section("Declared scores", "declared"),
+            self.row_section(_("Declared scores"), "declared"),
         ]

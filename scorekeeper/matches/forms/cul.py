@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scorekeeper.rules.cul import START_BANKS
+from scorekeeper.rules.fields import is_int
+
 from .base import BLANK, HandForm, Unrepresentable, checks, notation, number, radio, seat_choices
 
 
@@ -14,28 +20,33 @@ class CulForm(HandForm):
     covers = ("dealer", "first_leader", "bets", "points", "captured", "bonuses", "declared_banks")
     seat_keys = ("dealer", "first_leader")
     rows = ("bets", "points", "declared_banks")
-    BONUSES = (("queen_king", "queen + king (25)"), ("diamonds_spades", "♦ + ♠ (15)"),
-               ("four_of_suit", "four of a suit (10)"))  # fmt: skip
+    BONUSES = (("queen_king", gettext_lazy("queen + king (25)")), ("diamonds_spades", "♦ + ♠ (15)"),
+               ("four_of_suit", gettext_lazy("four of a suit (10)")))  # fmt: skip
 
     def add_fields(self) -> None:
         seats = seat_choices(self.seat_names)
-        self.fields["dealer"] = radio("Dealer", seats)
-        self.fields["first_leader"] = radio("First lead", [(BLANK, "not noted"), *seats])
+        self.fields["dealer"] = radio(_("Dealer"), seats)
+        self.fields["first_leader"] = radio(_("First lead"), [(BLANK, _("not noted")), *seats])
         for i in range(self.n):
-            self.fields[f"bets_{i}"] = radio("Bet", [("go", "go"), ("not_go", "not go")])
-            self.fields[f"points_{i}"] = number("Points", min=-4, max=238)
+            self.fields[f"bets_{i}"] = radio(_("Bet"), [("go", _("go")), ("not_go", _("not go"))])
+            self.fields[f"points_{i}"] = number(_("Points"), min=-4, max=238)
             banks = self._state("banks")
             now = banks[i] if isinstance(banks, list) and i < len(banks) else None
-            self.fields[f"declared_banks_{i}"] = number(
-                "Banks after", f"{now} before this party" if now is not None else "", min=0
-            )
-            self.fields[f"captured_{i}"] = notation("Cards taken (optional)", placeholder="AS 10S KS")
-            self.fields[f"bonuses_{i}"] = checks("Bonuses claimed", self.BONUSES)
+            before = _("%(banks)s before this party") % {"banks": now} if now is not None else ""
+            self.fields[f"declared_banks_{i}"] = number(_("Banks after"), before, min=0)
+            self.fields[f"captured_{i}"] = notation(_("Cards taken (optional)"), placeholder="AS 10S KS")
+            self.fields[f"bonuses_{i}"] = checks(_("Bonuses claimed"), self.BONUSES)
 
     def suggested(self) -> dict[str, str]:
         # The previous party's first leader deals the next (spec 8, dealer_rule).
         leader = self._state_seat("last_first_leader")
-        return {"dealer": str(leader)} if leader is not None else {}
+        out = {"dealer": str(leader)} if leader is not None else {}
+        # Each player's banks as they stand: the scorer changes only those that moved (and a
+        # bank forgotten is a mismatch the rules explain, not a blank row refused).
+        banks = self._state("banks") if self.state else [START_BANKS] * self.n
+        if isinstance(banks, list) and len(banks) == self.n and all(is_int(b) for b in banks):
+            out.update({f"declared_banks_{i}": str(b) for i, b in enumerate(banks)})
+        return out
 
     def build(self, data: dict[str, Any]) -> dict[str, Any]:
         record: dict[str, Any] = {}
@@ -86,8 +97,9 @@ class CulForm(HandForm):
         go = 44 + 12 * (self.n - 2)
         not_go = go + 24 if self.n < 6 else self.game_options.get("not_go_target_6p", go + 24)
         party = {
-            "title": "The party",
-            "help": f"Targets with {self.n} players: go {go}, not go {not_go}.",
+            "title": _("The party"),
+            "help": _("Targets with %(players)s players: go %(go)s, not go %(not_go)s.")
+            % {"players": self.n, "go": go, "not_go": not_go},
             "fields": [self["dealer"], self["first_leader"]],
         }
         return [
@@ -97,7 +109,7 @@ class CulForm(HandForm):
                     i,
                     [f"bets_{i}", f"points_{i}", f"declared_banks_{i}"],
                     more=[f"captured_{i}", f"bonuses_{i}"],
-                    more_title="cards taken, bonuses",
+                    more_title=_("cards taken, bonuses"),
                 )
                 for i in range(self.n)
             ),

@@ -5,29 +5,29 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.text import get_text_list
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scorekeeper.rules import find_ruleset
 from scorekeeper.rules.options import PRESETS
 
-from .. import i18n
 from ..models import Player
+from ..terms import PRESET_LABELS, PRESET_NAMES, describe_game, show_value
 from .base import BLANK, any_value
-
-#: The engine's presets (``PRESETS``) in the words of the page.
-PRESET_LABELS = {"classic": "classic (the authorities)", "seed": "seed (the literal house text)"}
 
 
 class MatchCreateForm(forms.Form):
     """Game options from the engine's catalog (spec 1.2) and the players in seat order."""
 
     title = forms.CharField(
-        label="Title (optional)",
+        label=gettext_lazy("Title (optional)"),
         required=False,
         max_length=200,
-        widget=forms.TextInput(attrs={"placeholder": "Friday at Luc's"}),
+        widget=forms.TextInput(attrs={"placeholder": gettext_lazy("Friday at Luc's")}),
     )
     preset = forms.ChoiceField(
-        label="Rules",
+        label=gettext_lazy("Rules"),
         choices=[(name, PRESET_LABELS.get(name, name)) for name in PRESETS],
         initial=PRESETS[0],  # classic: the engine's default
         widget=forms.RadioSelect,
@@ -36,50 +36,63 @@ class MatchCreateForm(forms.Form):
     def __init__(self, *args: Any, game: str, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.ruleset = find_ruleset(game)
-        self.catalog = i18n.game(self.ruleset.describe())
+        self.catalog = describe_game(self.ruleset.describe())
         self.max_seats = max(self.catalog["seats"])
         for spec in self.catalog["options"]:
             self.fields[f"opt_{spec['name']}"] = self._option_field(spec)
         players = [
-            (BLANK, "— choose —"),
+            (BLANK, _("— choose —")),
             *[(str(p.pk), p.name) for p in Player.objects.order_by("name", "id")],
         ]
         for i in range(self.max_seats):
-            self.fields[f"seat_{i}"] = forms.ChoiceField(label=f"Seat {i}", choices=players, required=False)
+            self.fields[f"seat_{i}"] = forms.ChoiceField(
+                label=_("Seat %(seat)s") % {"seat": i}, choices=players, required=False
+            )
             self.fields[f"new_{i}"] = forms.CharField(
-                label="or a new player",
+                label=_("or a new player"),
                 required=False,
                 max_length=100,
-                widget=forms.TextInput(attrs={"placeholder": "new player's name", "autocomplete": "off"}),
+                widget=forms.TextInput(attrs={"placeholder": _("new player's name"), "autocomplete": "off"}),
             )
 
     @staticmethod
     def _option_field(spec: dict[str, Any]) -> forms.Field:
         defaults = spec["defaults"]
-        shown = {preset: _show(defaults[preset]) for preset in PRESETS}
-        default_text = (
-            f"default {shown[PRESETS[0]]}"
-            if len(set(shown.values())) == 1
-            else ", ".join(f"{preset} {value}" for preset, value in shown.items())
-        )
-        label = spec["name"].replace("_", " ")
-        help_text = f"{spec['help']} ({default_text})"
+        shown = {preset: show_value(spec["name"], defaults[preset]) for preset in PRESETS}
+        if len(set(shown.values())) == 1:
+            help_text = _("%(help)s (default %(value)s)") % {
+                "help": spec["help"],
+                "value": shown[PRESETS[0]],
+            }
+        else:
+            values = ", ".join(
+                _("%(preset)s %(value)s") % {"preset": PRESET_NAMES.get(preset, preset), "value": value}
+                for preset, value in shown.items()
+            )
+            help_text = _("%(help)s (%(values)s)") % {"help": spec["help"], "values": values}
+        label = spec["label"]
+        preset_default = _("preset default")
         if spec["type"] == "bool":
-            choices = [(BLANK, "preset default"), ("true", "yes"), ("false", "no")]
+            choices = [
+                (BLANK, preset_default),
+                ("true", show_value("", True)),
+                ("false", show_value("", False)),
+            ]
             return forms.ChoiceField(label=label, choices=choices, required=False, help_text=help_text)
         if spec["type"] == "enum":
             choices = [
-                (BLANK, "preset default"),
-                *[(str(c), str(c).replace("_", " ")) for c in spec["choices"]],
+                (BLANK, preset_default),
+                *zip(map(str, spec["choices"]), spec["choice_labels"], strict=True),
             ]
             return forms.ChoiceField(label=label, choices=choices, required=False, help_text=help_text)
-        attrs = {"placeholder": "preset default", "autocomplete": "off"}
+        attrs = {"placeholder": preset_default, "autocomplete": "off"}
         if spec["type"] == "int":
             return forms.IntegerField(
                 label=label, required=False, min_value=spec.get("minimum"), help_text=help_text,
                 widget=forms.NumberInput(attrs=attrs),
             )  # fmt: skip
-        return forms.CharField(label=label, required=False, help_text=f"a number or “auto” · {help_text}",
+        help_text = _("a number or “auto” · %(help)s") % {"help": help_text}
+        return forms.CharField(label=label, required=False, help_text=help_text,
                                widget=forms.TextInput(attrs=attrs))  # fmt: skip
 
     def options_open(self) -> bool:
@@ -117,29 +130,27 @@ class MatchCreateForm(forms.Form):
         for i in range(self.max_seats):
             chosen, new = data.get(f"seat_{i}") or BLANK, (data.get(f"new_{i}") or "").strip()
             if chosen and new:
-                self.add_error(f"new_{i}", "choose a player or type a new name, not both")
+                self.add_error(f"new_{i}", _("choose a player or type a new name, not both"))
                 continue
             if not chosen and not new:
                 gap = True
                 continue
             if gap:
-                self.add_error(f"seat_{i}", "fill the seats in order, without gaps")
+                self.add_error(f"seat_{i}", _("fill the seats in order, without gaps"))
             seats.append(("id", int(chosen)) if chosen else ("new", new))
         ids = [v for kind, v in seats if kind == "id"]
         if len(ids) != len(set(ids)):
-            self.add_error(None, "a player can sit only once in a match")
+            self.add_error(None, _("a player can sit only once in a match"))
         counts = self.catalog["seats"]
         if len(seats) not in counts and not self.errors:
-            allowed = " or ".join(map(str, counts))
-            self.add_error(None, f"{self.catalog['title']} is played by {allowed} players, not {len(seats)}")
+            allowed = get_text_list([str(c) for c in counts], _("or"))
+            self.add_error(
+                None,
+                _("%(game)s is played by %(allowed)s players, not %(count)s")
+                % {"game": self.catalog["title"], "allowed": allowed, "count": len(seats)},
+            )
         data["seats"] = seats
         return data
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value).replace("_", " ")
 
 
 class ReasonForm(forms.Form):
@@ -147,9 +158,9 @@ class ReasonForm(forms.Form):
 
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
     reason = forms.CharField(
-        label="Reason", max_length=2000, widget=forms.TextInput(attrs={"autocomplete": "off"})
+        label=gettext_lazy("Reason"), max_length=2000, widget=forms.TextInput(attrs={"autocomplete": "off"})
     )
 
 
 class ScorerAddForm(forms.Form):
-    username = forms.CharField(label="Add a scorer (their user name)", max_length=150)
+    username = forms.CharField(label=gettext_lazy("Add a scorer (their user name)"), max_length=150)

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
 
 from scorekeeper.rules.fields import is_int
 
@@ -33,7 +34,7 @@ def parse_tricks(text: str) -> list[int]:
     compact = re.sub(r"[\s,]+", "", text)
     if not compact.isdigit() or not compact.isascii():
         raise forms.ValidationError(
-            "write one seat number per trick, e.g. 011110000000 (spaces allowed)", code="tricks_format"
+            _("write one seat number per trick, e.g. 011110000000 (spaces allowed)"), code="tricks_format"
         )
     return [int(ch) for ch in compact]
 
@@ -54,7 +55,9 @@ def parse_combos(text: str, first: str, second: str, example: str) -> list[dict[
         match = _COMBO.match(token)
         if not match:
             raise forms.ValidationError(
-                f"{token!r}: write each as one digit then a rank, e.g. {example}", code="combo_format"
+                _("“%(token)s”: write each as one digit then a rank, e.g. %(example)s"),
+                code="combo_format",
+                params={"token": token, "example": example},
             )
         out.append({first: int(match.group(1)), second: match.group(2).upper()})
     return out
@@ -97,37 +100,42 @@ class PiquetForm(HandForm):
 
     def add_fields(self) -> None:
         seats = seat_choices(self.seat_names)
-        scorer = [(BLANK, "nobody"), ("equal", "equal"), *seats]
-        self.fields["dealer"] = radio("Dealer", seats)
+        nobody = (BLANK, _("nobody"))
+        scorer = [nobody, ("equal", _("equal")), *seats]
+        self.fields["dealer"] = radio(_("Dealer"), seats)
         self.fields["carte_blanche"] = checks(
-            "Carte blanche", seats, "A hand dealt without king, queen or jack (10 points)."
+            _("Carte blanche"), seats, _("A hand dealt without king, queen or jack (10 points).")
         )
-        self.fields["point_scorer"] = radio("Who scored", scorer)
-        self.fields["point_cards"] = number("cards", min=2, max=8, placeholder="6")
-        self.fields["point_pips"] = number("pips", min=15, max=75, placeholder="55")
-        self.fields["sequences_scorer"] = radio("Who scored", scorer)
+        self.fields["point_scorer"] = radio(_("Who scored"), scorer)
+        self.fields["point_cards"] = number(_("cards"), min=2, max=8, placeholder="6")
+        self.fields["point_pips"] = number(_("pips"), min=15, max=75, placeholder="55")
+        self.fields["sequences_scorer"] = radio(_("Who scored"), scorer)
         self.fields["sequences_runs"] = notation(
-            "runs", "Length then top card, e.g. 5J 3J = quint to the jack and tierce to the jack.", "5J 3J"
+            _("runs"),
+            _("Length then top card, e.g. 5J 3J = quint to the jack and tierce to the jack."),
+            "5J 3J",
         )
-        self.fields["sets_scorer"] = radio("Who scored", [(BLANK, "nobody"), *seats])
+        self.fields["sets_scorer"] = radio(_("Who scored"), [nobody, *seats])
         self.fields["sets_sets"] = notation(
-            "sets", "Count then rank, e.g. 4Q 3K = quatorze of queens and trio of kings.", "4Q 3K"
+            _("sets"), _("Count then rank, e.g. 4Q 3K = quatorze of queens and trio of kings."), "4Q 3K"
         )
         names = ", ".join(f"{i} = {name}" for i, name in enumerate(self.seat_names))
         self.fields["tricks"] = forms.CharField(
-            label="Tricks won, in order",
+            label=_("Tricks won, in order"),
             required=False,
-            help_text=f"One digit per trick: the seat that won it ({names}).",
+            help_text=_("One digit per trick: the seat that won it (%(seats)s).") % {"seats": names},
             widget=forms.TextInput(
                 attrs={"inputmode": "numeric", "autocomplete": "off", "placeholder": self._tricks_example()}
             ),
         )
         if self.game == "piquet-auction":
-            self.fields["contract_declarer"] = radio("Declarer", seats)
-            self.fields["contract_tricks"] = radio("tricks bid", [(str(t), str(t)) for t in range(7, 13)])
-            self.fields["contract_sign"] = radio("to win or to lose", [("plus", "plus"), ("minus", "minus")])
+            self.fields["contract_declarer"] = radio(_("Declarer"), seats)
+            self.fields["contract_tricks"] = radio(_("tricks bid"), [(str(t), str(t)) for t in range(7, 13)])
+            self.fields["contract_sign"] = radio(
+                _("to win or to lose"), [("plus", _("plus")), ("minus", _("minus"))]
+            )
             self.fields["contract_multiplier"] = radio(
-                "multiplier", [("1", "plain"), ("2", "doubled"), ("4", "redoubled")]
+                _("multiplier"), [("1", _("plain")), ("2", _("doubled")), ("4", _("redoubled"))]
             )
         self.add_declared()
 
@@ -143,9 +151,9 @@ class PiquetForm(HandForm):
     def check_fields(self, data: dict[str, Any]) -> None:
         for category, extra in (("point", ("point_cards", "point_pips")), ("sequences", ("sequences_runs",))):
             if data.get(f"{category}_scorer") in (None, BLANK) and any(data.get(f) for f in extra):
-                self.add_error(f"{category}_scorer", "choose who scored it, or “equal”")
+                self.add_error(f"{category}_scorer", _("choose who scored it, or “equal”"))
         if data.get("sets_scorer") in (None, BLANK) and data.get("sets_sets"):
-            self.add_error("sets_scorer", "choose who scored the sets")
+            self.add_error("sets_scorer", _("choose who scored the sets"))
         for name, parse in (
             ("sequences_runs", lambda t: parse_combos(t, "length", "top", "5J")),
             ("sets_sets", lambda t: parse_combos(t, "count", "rank", "4Q")),
@@ -266,20 +274,20 @@ class PiquetForm(HandForm):
     def sections(self) -> list[dict[str, Any]]:
         f = self.__getitem__
         out = [
-            {"title": "The deal", "fields": [f("dealer"), f("carte_blanche")]},
+            {"title": _("The deal"), "fields": [f("dealer"), f("carte_blanche")]},
             {
-                "title": "Point",
+                "title": _("Point"),
                 "fields": [f("point_scorer"), f("point_cards"), f("point_pips")],
                 "grid": True,
             },
-            {"title": "Sequences", "fields": [f("sequences_scorer"), f("sequences_runs")]},
-            {"title": "Sets", "fields": [f("sets_scorer"), f("sets_sets")]},
+            {"title": _("Sequences"), "fields": [f("sequences_scorer"), f("sequences_runs")]},
+            {"title": _("Sets"), "fields": [f("sets_scorer"), f("sets_sets")]},
         ]
         if self.game == "piquet-auction":
             out.insert(
                 1,
                 {
-                    "title": "Contract",
+                    "title": _("Contract"),
                     "fields": [
                         f("contract_declarer"),
                         f("contract_tricks"),
@@ -288,6 +296,8 @@ class PiquetForm(HandForm):
                     ],
                 },
             )
-        out.append({"title": "Play", "fields": [f("tricks")], "tricks": True})
-        out.append(self.row_section("Declared scores", "declared", "What each player claims for this deal."))
+        out.append({"title": _("Play"), "fields": [f("tricks")], "tricks": True})
+        out.append(
+            self.row_section(_("Declared scores"), "declared", _("What each player claims for this deal."))
+        )
         return out

@@ -1,0 +1,63 @@
+"""The viewer's language and time zone, for the pages (the API answers by Accept-Language).
+
+Language, first that applies: the switcher's cookie (the last explicit choice on this
+browser, set by Django's ``set_language``), the signed-in user's preference (it follows them
+to a new phone), Accept-Language, English. Django's LocaleMiddleware does the first and the
+third; this one, after the authentication middleware, puts the preference in between.
+
+Time zone: the signed-in user's preference, else the browser's own zone, which a small script
+on every page stores in the ``tz`` cookie (``Intl.DateTimeFormat().resolvedOptions().timeZone``),
+else UTC. Every zone is checked against the tz database before it is activated.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.utils import timezone, translation
+
+from .models import Preference, available_time_zones
+
+#: The cookie the page's script writes the browser's time zone to.
+TIME_ZONE_COOKIE = "tz"
+
+
+def valid_time_zone(name: str | None) -> str | None:
+    return name if name and name in available_time_zones() else None
+
+
+def preference_of(user) -> Preference | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    try:
+        return user.preference
+    except Preference.DoesNotExist:
+        return None
+
+
+class PreferenceMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.path.startswith("/api/"):
+            # The API: the language LocaleMiddleware found (Accept-Language), times in UTC.
+            return self.get_response(request)
+        preference = preference_of(request.user)
+        if (
+            preference is not None
+            and preference.language
+            and settings.LANGUAGE_COOKIE_NAME not in request.COOKIES
+        ):
+            translation.activate(preference.language)
+            request.LANGUAGE_CODE = translation.get_language()
+        zone = valid_time_zone(preference and preference.time_zone) or valid_time_zone(
+            request.COOKIES.get(TIME_ZONE_COOKIE)
+        )
+        if zone:
+            timezone.activate(zone)
+        else:
+            timezone.deactivate()  # settings.TIME_ZONE: UTC
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()

@@ -1,0 +1,49 @@
+"""Template helpers of the club's pages: a match's players with their scores on a list, the
+title of a game, a probability in percent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.formats import number_format
+from django.utils.translation import gettext
+
+from scorekeeper.rules import RULESETS
+
+from ..selectors import running_values
+
+register = template.Library()
+
+
+@register.filter
+def game_title(key: str) -> str:
+    """The game's title in the page's language (the engine's titles are catalog entries)."""
+    ruleset = RULESETS.get(key)
+    return gettext(ruleset.title) if ruleset else key
+
+
+@register.filter
+def seat_scores(match) -> list[dict[str, Any]]:
+    """Each seat of a listed match: the player, the running total (banks in cul) and, once the
+    match is over, the place. Reads only the prefetched seats and the match row."""
+    seats = sorted(match.seats.all(), key=lambda s: s.position)
+    values = running_values(match.state) or []
+    result = match.result if isinstance(match.result, dict) else {}
+    places = result.get("placements") if isinstance(result.get("placements"), list) else []
+    return [
+        {
+            "player": seat.player,
+            "value": values[i] if i < len(values) else None,
+            "place": places[i] if i < len(places) else None,
+        }
+        for i, seat in enumerate(seats)
+    ]
+
+
+@register.filter
+def percent(value: Any) -> str:
+    """0.4321 → "43 %" (localised); "—" for nothing."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return "—"
+    return f"{number_format(value * 100, 0)} %"

@@ -1,0 +1,44 @@
+"""The server-drawn line chart: coordinates inside the plot, round ticks covering the values,
+end labels anchored inwards, a day labelled once."""
+
+import itertools
+
+from scorekeeper.matches.charts import line_chart, nice_step
+
+
+def test_points_are_spread_over_the_plot_left_to_right_and_high_values_drawn_higher():
+    chart = line_chart([0, 10, 5], ["a", "b", "c"])
+
+    xs = [p.x for p in chart.points]
+    assert xs[0] == chart.left and xs[-1] == chart.right and xs == sorted(xs)
+    assert chart.points[1].y < chart.points[2].y < chart.points[0].y
+    assert all(chart.top <= p.y <= chart.bottom for p in chart.points)
+    assert chart.path.startswith("M") and chart.path.count("L") == 2
+
+
+def test_the_y_ticks_are_round_and_cover_every_value():
+    chart = line_chart([-2.8, 3.3, 1.5])
+
+    values = [float(text.replace("−", "-")) for _y, text in chart.y_ticks]
+    assert values[0] <= -2.8 and values[-1] >= 3.3
+    steps = {round(b - a, 6) for a, b in itertools.pairwise(values)}
+    assert len(steps) == 1 and steps.pop() in (1, 2, 5)
+    assert "−2" in [text for _y, text in chart.y_ticks]  # a real minus sign
+
+
+def test_nice_steps():
+    assert [nice_step(s) for s in (4, 9, 23, 0.3, 0)] == [1, 5, 10, 0.1, 1.0]
+
+
+def test_end_labels_are_anchored_inwards_and_a_day_is_labelled_once():
+    chart = line_chart([1, 2, 3, 4, 5], ["", "1 Dec", "1 Dec", "1 Dec", "2 Dec"], x_labels=5)
+
+    assert [(text, anchor) for _x, text, anchor in chart.x_ticks] == [("1 Dec", "middle"), ("2 Dec", "end")]
+
+
+def test_a_single_or_flat_series_is_drawn():
+    one = line_chart([3.0], ["today"])
+    assert len(one.points) == 1 and one.points[0].x == (one.left + one.right) / 2
+    flat = line_chart([2.0, 2.0])
+    assert len({p.y for p in flat.points}) == 1 and flat.y_ticks
+    assert line_chart([]).points == []
