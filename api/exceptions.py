@@ -11,6 +11,7 @@ activates and answers with ``Content-Language``); the ``code`` never is: clients
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.conf import settings
@@ -75,7 +76,12 @@ def _body(exc: drf.APIException) -> dict[str, Any]:
         first = next((d for _, d in _flatten(detail, "")), drf.ErrorDetail(exc.default_detail))
         return {"code": getattr(first, "code", None) or exc.default_code, "message": str(first), "field": ""}
     code = getattr(detail, "code", None) or exc.default_code
-    return {"code": code, "message": str(detail), "field": ""}
+    body = {"code": code, "message": str(detail), "field": getattr(exc, "field", "")}
+    if isinstance(exc, drf.Throttled) and exc.wait is not None:  # also in the Retry-After header
+        body["retry_after"] = math.ceil(exc.wait)
+    if getattr(exc, "errors", None):  # a body beyond the limits (api/parsers.py): every place
+        body["errors"] = exc.errors
+    return body
 
 
 def _flatten(detail: Any, path: str):

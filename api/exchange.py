@@ -28,7 +28,7 @@ from scorekeeper.rules.options import PRESETS
 
 from . import schema
 from .idempotency import idempotent
-from .serializers import MatchDetailSerializer
+from .serializers import MAX_ID, MatchDetailSerializer
 
 FORMAT = OpenApiParameter(
     "format",
@@ -74,7 +74,10 @@ class ExportPlayerSerializer(serializers.Serializer):
     )
     team = serializers.IntegerField(required=False, allow_null=True, min_value=0)
     id = serializers.IntegerField(
-        read_only=True, help_text="information: the player's id on the exporting site"
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="the player's id on the exporting site: an import on that same site (`site`) binds by it",
     )
 
     def validate(self, attrs):
@@ -117,6 +120,12 @@ class MatchExportSerializer(serializers.Serializer):
 
     format = serializers.CharField(help_text=f"always {exchange.FORMAT!r}")
     format_version = serializers.IntegerField(help_text=f"{exchange.FORMAT_VERSION} for this site")
+    site = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=200,
+        help_text="the exporting site (SCOREKEEPER_SITE): an import there binds players by `id`",
+    )
     exported_at = serializers.DateTimeField(read_only=True)
     match = serializers.IntegerField(read_only=True, help_text="the match's id on the exporting site")
     version = serializers.IntegerField(read_only=True)
@@ -191,6 +200,8 @@ class MatchImport(APIView):
     again as live (validated by the rules), all or nothing. Answers the new match's score sheet."""
 
     permission_classes = [IsAuthenticated]
+    #: A document of hundreds of hands is larger than any other body (api/parsers.py).
+    body_limit_setting = "API_IMPORT_MAX_BODY"
 
     @extend_schema(
         summary="Import a match from an export document (validated like live recording, all or nothing)",

@@ -14,7 +14,9 @@ ERROR_DESCRIPTIONS = {
     404: "No such object",
     409: "The match is not in a state that accepts this: `version_conflict` (stale version; the body "
     "says what is current), `match_over`, `match_void`, `status_conflict`",
+    413: "`body_too_large`: the body is over the cap (64 KiB; an import 4 MiB)",
     422: "`idempotency_key_reused`: the Idempotency-Key was used for another request",
+    429: "`throttled`: too many requests; `Retry-After` says how many seconds to wait",
 }
 
 
@@ -33,7 +35,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     required=False,
     description="A unique key per logical request (a UUID). A retry with the same key and body gets the "
     "original response (header `Idempotent-Replayed: true`) and never writes twice; the same key "
-    "with another request is a 422. Keys are kept per user.",
+    "with another request is a 422. Keys are kept per user for 24 hours.",
 )
 IF_MATCH = OpenApiParameter(
     "If-Match",

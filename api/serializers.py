@@ -14,6 +14,7 @@ from rest_framework import serializers
 from scorekeeper.matches import i18n
 from scorekeeper.matches.models import Hand, Match, Player, Seat
 from scorekeeper.matches.selectors import match_score_sheet, running_values
+from scorekeeper.rules import RULESETS
 from scorekeeper.rules.options import PRESETS
 
 #: Database ids are 64-bit; a larger number is a 400, not a database error.
@@ -133,6 +134,7 @@ class OptionSpecSerializer(serializers.Serializer):
         help_text="each of ``choices`` in words, in the request's language (same order)",
     )
     minimum = serializers.IntegerField(required=False)
+    maximum = serializers.IntegerField(required=False, help_text="integers: at most 2147483647 (32 bits)")
 
 
 class GameSerializer(serializers.Serializer):
@@ -249,6 +251,16 @@ class MatchFilterSerializer(serializers.Serializer):
     date = serializers.DateField(required=False, help_text="created on this day (UTC)")
     date_from = serializers.DateField(required=False, help_text="created on or after this day (UTC)")
     date_to = serializers.DateField(required=False, help_text="created on or before this day (UTC)")
+
+    def validate_game(self, value):
+        # Like ``status``, a choice: a game the site does not know is a 400, not an empty list.
+        # Checked against the registry when asked, not frozen as choices when this is imported.
+        if value and value not in RULESETS:
+            known = ", ".join(sorted(RULESETS))
+            raise serializers.ValidationError(
+                f'"{value[:40]}" is not a valid choice; the games are {known}', code="invalid_choice"
+            )
+        return value
 
     def validate(self, attrs):
         start, end = attrs.get("date_from"), attrs.get("date_to")

@@ -7,7 +7,8 @@ from . import exceptions, views
 
 v1 = [
     path("", views.ApiRoot.as_view(), name="root"),
-    path("auth/token", views.ObtainToken.as_view(), name="token"),
+    path("auth/token", views.TokenCreate.as_view(), name="token"),
+    path("auth/logout", views.TokenLogout.as_view(), name="logout"),
     path("games", views.GameList.as_view(), name="game-list"),
     path("games/<str:game>", views.GameDetail.as_view(), name="game-detail"),
     path("rules/<str:game>/score", views.RulesScore.as_view(), name="rules-score"),

@@ -10,27 +10,30 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.shortcuts import get_object_or_404
 from django.utils.http import parse_etags
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import exceptions as drf_exceptions
 from rest_framework import generics, serializers, status
-from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.parsers import FormParser, MultiPartParser
-from rest_framework.permissions import AllowAny
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
+from scorekeeper import lockout
 from scorekeeper.matches import errors, i18n, selectors, services
 from scorekeeper.matches.models import Match, Player
 from scorekeeper.matches.terms import describe_game
 from scorekeeper.rules import RULESETS, OptionsInvalid, UnknownGame, find_ruleset
 
-from . import schema
+from . import schema, tokens
 from .idempotency import idempotent
-from .parsers import StrictJSONParser
+from .parsers import CappedFormParser, CappedMultiPartParser, StrictJSONParser
 from .serializers import (
     EvaluationSerializer,
     GameSerializer,
@@ -50,6 +53,7 @@ from .serializers import (
     ScoreRequestSerializer,
     ScorersSerializer,
 )
+from .throttles import TokenAddressThrottle, TokenUsernameThrottle
 
 
 def _valid(serializer_class, data, **kwargs) -> dict:
@@ -130,28 +134,72 @@ class ApiRoot(APIView):
         )
 
 
-class ObtainToken(ObtainAuthToken):
-    """Trade a username and password for the API token of that user (the same token each time).
+class TokenCreate(APIView):
+    """Trade a username and password for a new API token for this device, and its expiry.
 
-    Send it on every request as `Authorization: Token <key>`.
+    Send it on every request as `Authorization: Token <key>`. Each sign-in makes a token of
+    its own (one per device), valid `API_TOKEN_TTL_DAYS`; `POST /api/v1/auth/logout` revokes it.
     """
 
-    parser_classes = [StrictJSONParser, FormParser, MultiPartParser]
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    renderer_classes = [JSONRenderer]  # a key is for apps: no HTML page of it
+    parser_classes = [StrictJSONParser, CappedFormParser, CappedMultiPartParser]
+    # Before the view, so before any password is checked (api/throttles.py).
+    throttle_classes = [TokenAddressThrottle, TokenUsernameThrottle]
 
     @extend_schema(
         request=inline_serializer(
             "TokenRequest", {"username": serializers.CharField(), "password": serializers.CharField()}
         ),
         responses={
-            200: inline_serializer("TokenResponse", {"token": serializers.CharField()}),
-            **schema.errors(400, 422),
+            200: inline_serializer(
+                "TokenResponse",
+                {
+                    "token": serializers.CharField(help_text="the key: shown only this once"),
+                    "expiry": serializers.DateTimeField(allow_null=True),
+                },
+            ),
+            **schema.errors(400, 429),
         },
-        parameters=[schema.IDEMPOTENCY_KEY],
         auth=[],
+    )
+    # Not @idempotent: an Idempotency-Key is ignored here, so that no stored answer ever holds
+    # a token (a replay from storage would hand it to whoever knows the key).
+    def post(self, request, *args, **kwargs):
+        serializer = AuthTokenSerializer(data=request.data, context={"request": request})
+        try:
+            serializer.is_valid(raise_exception=True)
+        except drf_exceptions.ValidationError:
+            if getattr(request, "axes_locked_out", False):
+                # django-axes refused the sign-in before checking the password (too many failures
+                # for this username or address, also on the pages): a 429 like the throttles'.
+                request._request.axes_locked_out = False  # the API answers, not axes' page
+                raise drf_exceptions.Throttled(wait=lockout.retry_after_seconds()) from None
+            raise
+        user = serializer.validated_data["user"]
+        instance, key = tokens.token_create(user=user)
+        user_logged_in.send(sender=type(user), request=request, user=user)
+        expiry = serializers.DateTimeField().to_representation(instance.expiry) if instance.expiry else None
+        return Response({"token": key, "expiry": expiry})
+
+
+class TokenLogout(APIView):
+    """Sign this device out: the token the request is sent with is revoked (204); others stay."""
+
+    authentication_classes = [tokens.TokenAuthentication]
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={204: None, **schema.errors(401, 422)},
+        parameters=[schema.IDEMPOTENCY_KEY],
     )
     @idempotent
     def post(self, request, *args, **kwargs):
-        return super().post(request, *args, **kwargs)
+        tokens.token_revoke(token=request.auth)
+        user_logged_out.send(sender=type(request.user), request=request, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # -- the catalog and the dry run ---------------------------------------------------------

@@ -153,8 +153,8 @@ def prepare(matches: int) -> tuple[str, list[int], dict]:
 
     from django.contrib.auth import get_user_model
     from django.db import connection, transaction
-    from rest_framework.authtoken.models import Token
 
+    from api.tokens import token_create
     from benchmarks.bareview import CREATE_TABLE
     from scorekeeper.matches.models import Match, Seat
     from scorekeeper.matches.services import match_create, player_create
@@ -162,7 +162,7 @@ def prepare(matches: int) -> tuple[str, list[int], dict]:
     with connection.cursor() as cursor:
         cursor.execute(CREATE_TABLE)
     user = get_user_model().objects.create_user("loadbench")
-    token = Token.objects.create(user=user).key
+    token = token_create(user=user)[1]
     players = [player_create(name=name, by=user) for name in ("Ada", "Bea")]
     template = match_create(game="piquet", players=players, by=user)
     # Fresh matches as match_create makes them (same options, seats, scorer), in bulk.
@@ -481,6 +481,7 @@ def main() -> None:
         DATABASE_URL=scratch,
         DJANGO_SETTINGS_MODULE="benchmarks.bare_settings",
         DJANGO_DEBUG="0",
+        DJANGO_SECURE_SSL_REDIRECT="0",  # plain HTTP on loopback, no TLS proxy
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
         DJANGO_LOG_LEVEL="ERROR",
     )

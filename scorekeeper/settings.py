@@ -7,7 +7,9 @@ DJANGO_DEBUG=0 (the Procfile does), a DJANGO_SECRET_KEY, DATABASE_URL and REDIS_
 
 from __future__ import annotations
 
+import hashlib
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -67,6 +69,31 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 
+# HTTPS, on by default in production mode (README "Production mode"): the site is served over
+# TLS, usually by a proxy in front of gunicorn. Plain HTTP is redirected, the browser is told to
+# come back over HTTPS only (HSTS), and the session and CSRF cookies never travel in clear.
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0 if DEBUG else 365 * 24 * 3600)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", True)
+# The header a TLS proxy sets to say the client came over HTTPS (`X-Forwarded-Proto`, whose
+# value is then `https`). Only with a proxy that sets it on every request, overwriting what
+# the client sent: otherwise any client could claim HTTPS. Unset: requests are HTTPS when
+# gunicorn itself serves TLS.
+_PROXY_HEADER = env_str("DJANGO_SECURE_PROXY_SSL_HEADER")
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_" + _PROXY_HEADER.upper().replace("-", "_"), "https") if _PROXY_HEADER else None
+)
+
+# How many proxies in front of the site append to X-Forwarded-For (1 behind one TLS proxy):
+# the client's address, which the throttles count by, is read that many entries from the end.
+# 0: the address of the connection (a client could otherwise claim any address).
+NUM_PROXIES = env_int("DJANGO_NUM_PROXIES", 0)
+
+# Redis (REDIS_URL): the cache below, Celery's broker and result store further down.
+REDIS_URL = env_str("REDIS_URL")
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -76,7 +103,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",  # API tokens, hashed, one per device, with an expiry (api/tokens.py)
+    "axes",  # sign-in lockouts for the pages and the admin (after the auth app)
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI's files, served locally (no CDN)
     "scorekeeper.matches",
@@ -98,7 +126,11 @@ MIDDLEWARE = [
     # The signed-in user's language (between the cookie and Accept-Language) and time zone.
     "scorekeeper.accounts.middleware.PreferenceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Turns a locked-out sign-in into the 429 page (after authentication, per django-axes).
+    "axes.middleware.AxesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, so that it wraps the view and the rendering of its answer: a 5xx writes nothing.
+    "scorekeeper.middleware.AtomicWritesMiddleware",
 ]
 
 ROOT_URLCONF = "scorekeeper.urls"
@@ -141,6 +173,43 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The cache holds the throttles' and the sign-in lockouts' counts: Redis when REDIS_URL is set
+# (shared by every gunicorn worker; failing soft when Redis is down, scorekeeper/cache.py),
+# this process's memory otherwise (`./run`: one process).
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "scorekeeper.cache.FailSoftRedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "sk",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Sign-in to the pages and the admin (django-axes): after AXES_FAILURE_LIMIT failures from
+# one address, or for one username, further attempts are refused for AXES_COOLOFF_TIME
+# (each failure meanwhile starts it again) with a 429 page, before the password is checked.
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(seconds=env_int("AXES_COOLOFF_SECONDS", 15 * 60))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "scorekeeper.lockout.signin_locked_out"
+AXES_IPWARE_PROXY_COUNT = NUM_PROXIES or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR") if NUM_PROXIES else ("REMOTE_ADDR",)
+)
+# Axes warns that a cache in local memory is per process: on `./run` there is one process.
+SILENCED_SYSTEM_CHECKS = [] if REDIS_URL else ["axes.W001"]
+
+# django-axes first: a locked-out IP or username is refused before any password is hashed.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -179,7 +248,8 @@ LOGIN_URL = "login"
 REST_FRAMEWORK = {
     # The one place the API's sign-in is chosen: apps send a token, the pages use the session.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        # `Authorization: Token <key>`: knox's hashed tokens (api/tokens.py).
+        "api.tokens.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -190,11 +260,46 @@ REST_FRAMEWORK = {
     ],
     # JSON only, strictly: a malformed body is a 400 (api/parsers.py); the token view takes forms too.
     "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
+    # Throttles (api/throttles.py), counted in the cache. The token endpoint is limited per
+    # client address and per username before the password is checked; every write (POST) per
+    # user (anonymous: per address), generously: a table records a hand a minute.
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttles.WriteThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "token_address": env_str("API_THROTTLE_TOKEN_ADDRESS", "30/minute"),
+        "token_username": env_str("API_THROTTLE_TOKEN_USERNAME", "10/minute"),
+        "write": env_str("API_THROTTLE_WRITE", "600/minute"),
+    },
+    "NUM_PROXIES": NUM_PROXIES or None,
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
 }
+# The name this site gives itself in its exports (README "Export and import"): importing a
+# file that names this site binds its players by id. By default a digest of the secret key,
+# so one per installation (with the fixed development key, every `./run` shares one).
+SCOREKEEPER_SITE = env_str("SCOREKEEPER_SITE") or "site-" + hashlib.sha256(
+    f"scorekeeper export site {SECRET_KEY}".encode()
+).hexdigest()[:16]
+
+# Caps on request bodies (api/parsers.py): every API body, a hand's, a correction's, a dry
+# run's, is at most API_MAX_BODY bytes (a real hand record is under 2 KB); an import document
+# of up to 1000 hands (scorekeeper/matches/exchange.MAX_HANDS) gets API_IMPORT_MAX_BODY.
+# Larger bodies are a 413.
+API_MAX_BODY = env_int("API_MAX_BODY", 64 * 1024)
+API_IMPORT_MAX_BODY = env_int("API_IMPORT_MAX_BODY", 4 * 1024 * 1024)
+# Django's own cap on form bodies (the pages, the admin) and on request.body: the import's.
+DATA_UPLOAD_MAX_MEMORY_SIZE = API_IMPORT_MAX_BODY
+
+# API tokens (django-rest-knox): a sign-in makes a token for that device, valid this many days
+# (then a 401: sign in again); the `Token` keyword of the Authorization header stays.
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(days=env_int("API_TOKEN_TTL_DAYS", 30)),
+    "AUTH_HEADER_PREFIX": "Token",
+    "TOKEN_LIMIT_PER_USER": None,
+    "AUTO_REFRESH": False,
+}
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Scorekeeper API",
     "DESCRIPTION": (
@@ -229,7 +334,6 @@ SPECTACULAR_SETTINGS = {
 
 # REDIS_URL unset: tasks run in-process (eagerly), so the service needs nothing else.
 # Set: Redis is the broker and the result backend of real workers.
-REDIS_URL = env_str("REDIS_URL")
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
@@ -271,12 +375,16 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict = {
     "outbox-sweep": {"task": "outbox.sweep", "schedule": 60.0},
+    "idempotency-expire": {"task": "matches.idempotency_expire", "schedule": 3600.0},
     # A full recompute of every rating pool, nightly (ratings/tasks.py).
     "ratings-recompute-nightly": {
         "task": "ratings.recompute_all",
         "schedule": crontab(hour=env_int("RATINGS_RECOMPUTE_HOUR", 3), minute=30),
     },
 }
+# An Idempotency-Key is remembered this many seconds (README "Retries"): a retry within the
+# window is replayed; after it the key is forgotten (swept hourly) and may be used anew.
+IDEMPOTENCY_KEY_TTL = env_int("IDEMPOTENCY_KEY_TTL", 24 * 3600)
 # The outbox (scorekeeper/outbox): a message is left this many seconds to the dispatch after
 # its own commit before the sweep takes it, and handed over again when its task has not
 # finished this many seconds after the last hand-over (a dead worker, a Redis that lost it).

@@ -11,6 +11,19 @@ import pytest
 from tests.fakes import Tally
 
 
+@pytest.fixture(autouse=True)
+def fresh_cache(settings):
+    """Every test starts with no throttle or lockout counts: a cache in local memory, emptied
+    (Redis, when REDIS_URL is set, is the running site's; tests/test_throttle_cache.py checks it)."""
+    from django.core.cache import cache
+
+    local = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tests"}
+    settings.CACHES = {"default": local}
+    cache.clear()
+    yield
+    cache.clear()
+
+
 @pytest.fixture
 def tally(monkeypatch):
     """Register the ``tally`` test game for one test."""

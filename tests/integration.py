@@ -80,8 +80,12 @@ class RedisServer:
 class WorkerProcess:
     """A ``celery worker`` (solo pool) on its own queue, so no other worker takes its tasks."""
 
-    def __init__(self, log_path: Path, *, broker_url: str | None = None, beat: bool = False, env=None):
-        self.queue = f"it-{uuid.uuid4().hex[:12]}"
+    def __init__(
+        self, log_path: Path, *, broker_url: str | None = None, beat: bool = False, env=None, queue: str = ""
+    ):
+        #: Its own queue by default; "celery" (Celery's default) on a private Redis, to take what
+        #: the code under test enqueues without naming a queue (the outbox).
+        self.queue = queue or f"it-{uuid.uuid4().hex[:12]}"
         self.log_path = log_path
         self.env = {
             **os.environ,

@@ -206,13 +206,12 @@ def test_a_breakdown_note_is_translated_too():
 
 @pytest.mark.django_db
 def test_a_rejected_hands_error_body_is_in_the_requests_language(user, make_players):
-    from rest_framework.authtoken.models import Token
-
+    from api.tokens import token_create
     from scorekeeper.matches.services import match_create
 
     match = match_create(game="cul", players=make_players("Anna", "Boris"), by=user)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_create(user=user)[1]}")
     body = {"record": CUL_MISMATCH["hand"], "version": 0}
 
     url = f"/api/v1/matches/{match.pk}/hands"

@@ -94,11 +94,12 @@ def tally_players(tally, make_players):
 def test_with_redis_stopped_a_finishing_hand_answers_201_at_once_and_is_rated_once_redis_is_back(
     private_redis, tmp_path, settings, tally_players, user
 ):
-    from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
 
+    from api.tokens import token_create
+
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_create(user=user)[1]}")
     match = match_create(game="tally", players=tally_players, by=user)
     hand_record(match=match, record=hand([4, 2]), by=user)
     worker = WorkerProcess(tmp_path / "worker.log", broker_url=private_redis.url)

@@ -137,3 +137,24 @@ def test_every_write_bumps_the_match_version_once(tally_match, user):
     hand_correct(match=tally_match, number=1, record=hand([1, 1]), by=user)
 
     assert Match.objects.get(pk=tally_match.pk).version == before + 1
+
+
+def test_a_later_disputed_hand_keeps_the_players_reason_and_the_reevaluation_is_audited(
+    tally, user, make_players
+):
+    from scorekeeper.matches.exchange import match_export
+    from scorekeeper.matches.services import match_create
+
+    match = match_create(game="tally", players=make_players("Ada", "Bea"), by=user, options={"target": 20})
+    hand_record(match=match, record=hand([3, 1]), by=user)
+    disputed = hand([0, 4], [1, 4], dealer=1)
+    hand_record(match=match, record=disputed, by=user, accept_declared=True, reason="table vote")
+
+    hand_correct(match=match, number=1, record=hand([4, 1]), by=user, reason="miscounted")
+
+    second = Hand.objects.get(match=match, number=2, status="disputed")
+    assert second.version == 2 and second.reason == "table vote"
+    entry = AuditEntry.objects.get(action="hand_reevaluate", hand=second)
+    assert entry.payload["cause"] == "re-evaluated after the correction of hand 1"
+    assert entry.payload["reason"] == "table vote"
+    assert [h["reason"] for h in match_export(match=match)["hands"]] == ["miscounted", "table vote"]

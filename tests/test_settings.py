@@ -89,3 +89,41 @@ def test_postgresql_connections_bind_server_side_and_prepare_statements_unless_t
     off = manage("shell", "--no-imports", "-c", show, DATABASE_URL=postgres, DATABASE_PREPARED_STATEMENTS="0")
     assert off.stdout.strip() == "[]"
     assert manage("shell", "--no-imports", "-c", show).stdout.strip() == "[]"  # SQLite
+
+
+def readme_production_environment() -> dict[str, str]:
+    """The variables the README's "Production mode" exports, with a real secret key for its
+    placeholder, and DJANGO_DEBUG=0 as its commands run."""
+    import re
+    import secrets
+    import shlex
+
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Production mode") :]
+    block = re.search(r"```sh\n(export .*?)\n\.venv", section, re.S).group(1)
+    words = shlex.split(block.replace("\\\n", " "))
+    env = dict(word.split("=", 1) for word in words[1:])
+    assert env["DJANGO_SECRET_KEY"].startswith("<"), "the README shows a placeholder, not a key"
+    return {**env, "DJANGO_SECRET_KEY": secrets.token_urlsafe(50), "DJANGO_DEBUG": "0"}
+
+
+def test_check_deploy_is_clean_with_the_readme_production_environment():
+    env = readme_production_environment()
+    assert {"DJANGO_ALLOWED_HOSTS", "DJANGO_SECURE_PROXY_SSL_HEADER", "REDIS_URL"} <= set(env)
+
+    run = manage("check", "--deploy", "--fail-level", "WARNING", **env)
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "System check identified no issues" in run.stdout
+
+
+def test_production_mode_is_https_only_behind_the_proxy():
+    show = (
+        "from django.conf import settings as s; print(s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE,"
+        " s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS, s.SECURE_PROXY_SSL_HEADER)"
+    )
+    production = manage("shell", "--no-imports", "-c", show, **readme_production_environment()).stdout
+    proxy = "('HTTP_X_FORWARDED_PROTO', 'https')"
+    assert production.strip().split(maxsplit=4) == ["True", "True", "True", "31536000", proxy]
+    debug = manage("shell", "--no-imports", "-c", show).stdout.split()
+    assert debug == ["False", "False", "False", "0", "None"]

@@ -1,5 +1,6 @@
 """Imported by the integration test's celery worker (``-I tests.worker_setup``): registers the
-test game there too, so the worker re-evaluates the same matches the test recorded.
+test game there too, so the worker re-evaluates the same matches the test recorded, and a
+test-only task slow enough to be killed mid-way.
 
 ``RATINGS_SLOW_REPLAY=<seconds>``: every ratings replay waits that long before its commit, so
 that a test can kill the worker in the middle of a full recompute."""
@@ -7,14 +8,16 @@ that a test can kill the worker in the middle of a full recompute."""
 import os
 import time
 
+import tests.slow_tasks  # noqa: F401  the test-only task, registered in the worker
 from tests.fakes import install
 
 install()
 
-if os.environ.get("RATINGS_SLOW_REPLAY"):
-    from ratings import services
 
-    _replay = services._replay
+if os.environ.get("RATINGS_SLOW_REPLAY"):
+    from ratings import services as ratings_services
+
+    _replay = ratings_services._replay
     _pause = float(os.environ["RATINGS_SLOW_REPLAY"])
 
     def _slow_replay(pool, **kwargs):
@@ -22,4 +25,4 @@ if os.environ.get("RATINGS_SLOW_REPLAY"):
         time.sleep(_pause)  # inside the pool's transaction: a kill now rolls it all back
         return rated
 
-    services._replay = _slow_replay
+    ratings_services._replay = _slow_replay

@@ -9,10 +9,12 @@ hand again through ``services.hand_record``, so the rules engine is the authorit
 importing site: the informational fields are never trusted, only recomputed.
 
 Decisions (README "Export and import"):
-- Players are matched by ``player`` (an id on this site) when the entry has one; otherwise by
-  exact name: the one player with that name is reused, none → created, several → refused
-  (``player_ambiguous``: give ``player``). The exported ``id`` is the source site's and is
-  never used to match, so a file from another site cannot bind the wrong person.
+- Players are matched by ``player`` (an id on this site) when the entry has one. A file this
+  site exported (its ``site`` is ``settings.SCOREKEEPER_SITE``) binds each player by the
+  exported ``id``, so players sharing a name are no ambiguity. Otherwise, by exact name: the
+  one player with that name is reused, none → created, several → refused
+  (``player_ambiguous``: give ``player``). The ``id`` of a file from another site is never
+  used to match, so such a file cannot bind the wrong person.
 - A hand is validated like live recording: errors refuse it; mismatches need
   ``accept_declared`` and a reason (the export carries both for disputed hands). A hand
   left unplayable by a correction (disputed with errors, no score) cannot be recorded live,
@@ -26,6 +28,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -41,8 +44,10 @@ FORMAT_VERSION = 1
 MAX_HANDS = 1000
 #: What an import reads; every other key of the document is information for people.
 IMPORT_FIELDS = {
-    "document": ("format", "format_version", "game", "preset", "options", "title", "players", "hands"),
-    "players[]": ("player", "name", "team"),
+    "document": (
+        "format", "format_version", "site", "game", "preset", "options", "title", "players", "hands"
+    ),
+    "players[]": ("player", "id", "name", "team"),
     "hands[]": ("record", "accept_declared", "reason"),
     "void": ("status", "void_reason"),
 }
@@ -74,6 +79,7 @@ def match_export(*, match: Match) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
+        "site": settings.SCOREKEEPER_SITE,
         "exported_at": timezone.now().isoformat(),
         "match": match.pk,
         "version": match.version,
@@ -172,7 +178,11 @@ def match_import(*, document: dict[str, Any], by) -> Match:
             _("at most %(most)s hands per import") % {"most": MAX_HANDS}, field="hands", code="too_many_hands"
         )
     with transaction.atomic():
-        players = [_import_player(entry, i, by) for i, entry in enumerate(document.get("players") or [])]
+        # A file this site exported names it: its players are bound by their id here, so two
+        # players of the same name are no ambiguity. A file from elsewhere goes by name.
+        same_site = bool(document.get("site")) and document.get("site") == settings.SCOREKEEPER_SITE
+        entries = document.get("players") or []
+        players = [_import_player(entry, i, by, same_site=same_site) for i, entry in enumerate(entries)]
         teams = [entry.get("team") for entry in document.get("players") or []]
         match = services.match_create(
             game=document.get("game"),
@@ -210,7 +220,7 @@ def match_import(*, document: dict[str, Any], by) -> Match:
     return match
 
 
-def _import_player(entry: dict[str, Any], index: int, by) -> Player:
+def _import_player(entry: dict[str, Any], index: int, by, *, same_site: bool = False) -> Player:
     field = f"players[{index}]"
     pk = entry.get("player")
     if pk is not None:
@@ -220,6 +230,10 @@ def _import_player(entry: dict[str, Any], index: int, by) -> Player:
                 _("there is no player %(pk)s") % {"pk": pk}, field=f"{field}.player", code="player_unknown"
             )
         return player
+    if same_site and entry.get("id") is not None:
+        player = Player.objects.filter(pk=entry["id"]).first()
+        if player is not None:
+            return player  # otherwise (gone since the export), by name as for any file
     name = (entry.get("name") or "").strip()
     if not name:
         raise errors.Invalid(

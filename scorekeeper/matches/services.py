@@ -27,8 +27,10 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable, Sequence
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Exists, OuterRef, Subquery
 from django.utils import timezone
@@ -342,6 +344,10 @@ def idempotency_claim(
         entry = IdempotencyKey.objects.filter(user=owner, key=key).first()
         if entry is None:  # the first holder rolled back in between: claim again
             continue
+        if entry.created_at < idempotency_cutoff():
+            # Past the window a key is forgotten, swept or not: this is a new request.
+            IdempotencyKey.objects.filter(pk=entry.pk).delete()
+            continue
         if entry.fingerprint != fingerprint:
             raise errors.IdempotencyKeyReused(
                 _(
@@ -370,6 +376,30 @@ def _insert_unless_taken(entry: IdempotencyKey) -> bool:
     except IntegrityError:
         return False
     return True
+
+
+def idempotency_cutoff():
+    """Keys claimed before this moment are expired (``IDEMPOTENCY_KEY_TTL`` seconds ago)."""
+    return timezone.now() - timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL)
+
+
+def idempotency_expire(*, batch: int = 1000) -> int:
+    """Delete the expired keys, ``batch`` rows per statement and transaction (short, so that
+    the sweep never holds up the writes); how many were deleted. Run hourly by beat."""
+    cutoff = idempotency_cutoff()
+    deleted = 0
+    while True:
+        ids = list(
+            IdempotencyKey.objects.filter(created_at__lt=cutoff)
+            .order_by("created_at")
+            .values_list("pk", flat=True)[:batch]
+        )
+        if not ids:
+            return deleted
+        with transaction.atomic():
+            deleted += IdempotencyKey.objects.filter(pk__in=ids).delete()[0]
+        if len(ids) < batch:
+            return deleted
 
 
 def idempotency_store(
@@ -600,8 +630,12 @@ def _replay(match: Match, game, state, hands: list[Hand], by, *, cause: str) -> 
         ev = game.evaluate(state, hand.record, accept_declared=True)
         fields = _hand_fields(hand.record, ev, game.seats)
         if any(getattr(hand, name) != value for name, value in fields.items()):
-            hand = _supersede(hand, by=by, reason=cause, **fields)
-            _audit(by, AuditEntry.Action.HAND_REEVALUATE, match=match, hand=hand, payload=_hand_payload(hand))
+            # The players' reason stays the hand's (the export carries it); why it got a new
+            # version is the re-evaluation's own audit entry. A hand they gave no reason for
+            # takes the cause as its reason, so that its history says why.
+            hand = _supersede(hand, by=by, reason=hand.reason or cause, **fields)
+            payload = {**_hand_payload(hand), "cause": cause}
+            _audit(by, AuditEntry.Action.HAND_REEVALUATE, match=match, hand=hand, payload=payload)
             changed.append(hand.number)
         if hand.state_after is not None:
             state = hand.state_after

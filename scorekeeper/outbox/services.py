@@ -72,7 +72,12 @@ def outbox_dispatch(*, messages: Iterable[OutboxMessage]) -> int:
             task = app.tasks[message.task]
             # retry=False: with Redis down, fail at once (short connect timeouts in settings)
             # instead of retrying while the request waits; the sweep retries later.
-            task.apply_async(kwargs={**message.kwargs, "outbox_id": message.pk}, retry=False)
+            # ignore_result: the outbox row says when the task is done, and nobody waits for its
+            # result: without it the result store subscribes first, and with Redis down that
+            # retries and leaves the app's result consumer broken ("must be restarted").
+            task.apply_async(
+                kwargs={**message.kwargs, "outbox_id": message.pk}, retry=False, ignore_result=True
+            )
         except Exception as exc:  # the broker is down, or an eager task failed: both wait for the sweep
             log.warning("outbox message %s (%s) not dispatched: %r", message.pk, message.task, exc)
             OutboxMessage.objects.filter(pk=message.pk).update(

@@ -13,9 +13,19 @@ from typing import Any
 from .cards import Card
 from .errors import CardInvalid
 from .messages import Message, term
-from .result import Evaluation
+from .result import Evaluation, Problem
 
 MISSING: Any = object()
+
+#: Every integer in a hand record, a state or an option is a signed 32-bit value: a score, a
+#: total or a target fits in one (docs/rules/README.md, "Limits"). A larger one is refused
+#: with ``number_out_of_range`` before a game reads the record, so no total can grow past what
+#: a client, a JSON column or a spreadsheet holds.
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+#: How deeply objects and lists may nest in a record or a state (a real record nests four).
+MAX_DEPTH = 64
+#: At most this many limit problems are listed for one document.
+MAX_LIMIT_PROBLEMS = 20
 
 
 def is_int(value: object) -> bool:
@@ -27,6 +37,94 @@ def join(path: str, key: str | int) -> str:
     if isinstance(key, int):
         return f"{path}[{key}]"
     return f"{path}.{key}" if path else key
+
+
+def printable_key(key: str) -> str:
+    """A key as it may appear in a path: an unpaired surrogate written as its ``\\udXXX`` escape,
+    so that the message naming the bad key can itself be encoded."""
+    return key.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _bad_string(text: str) -> str | None:
+    """The message code of why ``text`` cannot be stored or sent: a U+0000 (PostgreSQL refuses
+    it) or an unpaired surrogate (``"\\ud800"`` is valid JSON, but no UTF-8)."""
+    if "\x00" in text:
+        return "limit.string_nul"
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return "limit.string_surrogate"
+    return None
+
+
+#: The message of a key that is not text, by the message of such a string.
+_KEY_MESSAGES = {
+    "limit.string_nul": "limit.string_nul_key",
+    "limit.string_surrogate": "limit.string_surrogate_key",
+}
+
+
+def limit_problems(
+    value: Any,
+    path: str = "",
+    *,
+    minimum: int = INT_MIN,
+    maximum: int = INT_MAX,
+    max_depth: int = MAX_DEPTH,
+) -> list[Problem]:
+    """What in a JSON document breaks the limits every input shares, whatever the game:
+    an integer outside ``minimum…maximum`` (``number_out_of_range``), a string or key with a
+    U+0000 or an unpaired surrogate (``string_invalid``), objects and lists nested deeper than
+    ``max_depth`` (``too_deep``). At most ``MAX_LIMIT_PROBLEMS``; paths as the engine writes them.
+
+    Every record goes through it before its game reads it, so it is written for speed: one
+    pass without recursion, scalars checked in their container's loop, and a path built only
+    for a container or for what is reported.
+    """
+    problems: list[Problem] = []
+
+    def bad(item: Any, where: str) -> None:
+        shown = where or term("limit.the_value")
+        if type(item) is int:
+            params = {"path": shown, "minimum": minimum, "maximum": maximum}
+            problems.append(Problem("number_out_of_range", where, "limit.number_out_of_range", params))
+        else:
+            why = _bad_string(item)
+            if why:
+                problems.append(Problem("string_invalid", where, why, {"path": shown}))
+
+    kind = type(value)
+    if kind is not dict and kind is not list:
+        if (kind is int and not minimum <= value <= maximum) or kind is str:
+            bad(value, path)
+        return problems
+    containers: list[tuple[Any, str, int]] = [(value, path, 0)]
+    while containers and len(problems) < MAX_LIMIT_PROBLEMS:
+        item, here, depth = containers.pop()
+        if depth >= max_depth:
+            params = {"path": here or term("limit.the_document"), "depth": max_depth}
+            problems.append(Problem("too_deep", here, "limit.too_deep", params))
+            continue
+        inner = []
+        for key, child in enumerate(item) if type(item) is list else item.items():
+            # No call for what is fine: small ints, ASCII text without U+0000, str or int keys.
+            if type(key) is str and (not key.isascii() or "\x00" in key) and _bad_string(key):
+                where = join(here, printable_key(key))
+                message = _KEY_MESSAGES[_bad_string(key)]
+                problems.append(Problem("string_invalid", where, message, {"path": where}))
+                continue
+            kind = type(child)
+            if kind is int:
+                if not minimum <= child <= maximum:
+                    bad(child, join(here, key))
+            elif kind is str:
+                if not child.isascii() or "\x00" in child:
+                    bad(child, join(here, key))
+            elif kind is dict or kind is list:
+                inner.append((child, join(here, key), depth + 1))
+        containers.extend(reversed(inner))  # popped in the document's order
+    return problems
 
 
 class Fields:
@@ -191,6 +289,8 @@ def describe(value: Any) -> str | Message:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int) and not INT_MIN <= value <= INT_MAX:
+        return "a number out of range"
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, str):

@@ -272,6 +272,23 @@ MESSAGES: dict[str, str | Plural | Term] = {
     "option.not_auto_or_integer": gettext_noop(
         '{name} must be "auto" or an integer ≥ {minimum}, not {value}'
     ),
+    "option.integer_too_large": gettext_noop(
+        "{name} must be an integer {minimum}…{maximum}, not a larger one"
+    ),
+    # -- the limits every input keeps (docs/rules/README.md, "Limits") ---------------------------
+    "limit.the_value": pgettext_lazy("path", "the value"),
+    "limit.the_document": pgettext_lazy("path", "the document"),
+    "limit.number_out_of_range": gettext_noop("{path} is outside {minimum}…{maximum}"),
+    "limit.string_nul": gettext_noop("{path} contains the character U+0000"),
+    "limit.string_surrogate": gettext_noop("{path} contains an unpaired surrogate (not a Unicode character)"),
+    "limit.string_nul_key": gettext_noop("the key {path} contains the character U+0000"),
+    "limit.string_surrogate_key": gettext_noop(
+        "the key {path} contains an unpaired surrogate (not a Unicode character)"
+    ),
+    "limit.too_deep": gettext_noop("{path} nests deeper than {depth} levels"),
+    "limit.total_out_of_range": gettext_noop(
+        "this hand would take a score or a total outside {minimum}…{maximum}"
+    ),
     # -- cul «Жопа» (spec 8) ---------------------------------------------------------------------
     "cul.bet.go": pgettext_lazy("cul bet", "go"),
     "cul.bet.not_go": pgettext_lazy("cul bet", "not go"),

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from .errors import OptionsInvalid
-from .fields import describe, is_int
+from .fields import INT_MAX, describe, is_int, printable_key
 from .messages import Message
 from .result import Problem
 
@@ -31,7 +31,8 @@ def option(
     auto: bool = False,
 ) -> Any:
     """Declare one option. ``choices`` lists allowed values (strings or ints); ``minimum``
-    bounds a free integer; ``auto`` also admits the string ``"auto"``."""
+    bounds a free integer (1 when not given; at most ``INT_MAX``, as every integer of the
+    engine); ``auto`` also admits the string ``"auto"``."""
     assert effect in EFFECTS
     meta = {
         "classic": classic,
@@ -76,8 +77,9 @@ class GameOptions:
             }
             if meta["choices"] is not None:
                 spec["choices"] = list(meta["choices"])
-            if meta["minimum"] is not None:
-                spec["minimum"] = meta["minimum"]
+            if spec["type"] in ("int", "auto_int"):
+                spec["minimum"] = 1 if meta["minimum"] is None else meta["minimum"]
+                spec["maximum"] = INT_MAX
             out.append(spec)
         return out
 
@@ -102,11 +104,14 @@ class GameOptions:
         fields = {f.name: f for f in dataclasses.fields(cls)}
         values = {name: f.metadata[preset] for name, f in fields.items()}
         for name, value in overrides.items():
-            path = f"options.{name}"
             f = fields.get(name)
             if f is None:
-                problems.append(Problem("option_unknown", path, "option.unknown", {"name": name}))
+                shown = printable_key(name) if isinstance(name, str) else repr(name)
+                problems.append(
+                    Problem("option_unknown", f"options.{shown}", "option.unknown", {"name": shown})
+                )
                 continue
+            path = f"options.{name}"
             message = _check_value(f.metadata, value)
             if message:
                 params = {"name": name, **message.params}
@@ -135,7 +140,9 @@ def _check_value(meta: dict, value: Any) -> Message | None:
     if kind == "auto_int" and value == "auto":
         return None
     minimum = meta["minimum"] if meta["minimum"] is not None else 1
-    if is_int(value) and value >= minimum:
+    if is_int(value) and minimum <= value <= INT_MAX:
         return None
+    if is_int(value) and value > INT_MAX:
+        return Message("option.integer_too_large", {"minimum": minimum, "maximum": INT_MAX})
     code = "option.not_auto_or_integer" if kind == "auto_int" else "option.not_integer"
     return Message(code, {"minimum": minimum, "value": describe(value)})

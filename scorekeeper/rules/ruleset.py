@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from .errors import HandRejected, UnknownGame
+from .fields import INT_MAX, INT_MIN, limit_problems
 from .messages import Message
 from .options import GameOptions
 from .result import Evaluation, Problem
@@ -98,6 +99,10 @@ class Ruleset:
             ev.error("state_invalid", "state", "state.not_an_object")
             return ev
         else:
+            # The limits first: a game's own checks may count with the state's numbers.
+            ev.errors.extend(limit_problems(state, "state"))
+            if ev.errors:
+                return ev
             reasons = self.state_problems(state)
             if reasons:
                 ev.error("state_invalid", "state", "state.problems", reasons=reasons)
@@ -108,10 +113,22 @@ class Ruleset:
         if not isinstance(record, dict):
             ev.error("field_invalid", "", "field.record_not_object")
             return ev
+        ev.errors.extend(limit_problems(record))
+        if ev.errors:
+            return ev
         self._evaluate(state, record, ev, accept_declared)
+        if not ev.errors:
+            self._check_totals(ev)
         if ev.errors:
             ev.discard_scoring()
         return ev
+
+    @staticmethod
+    def _check_totals(ev: Evaluation) -> None:
+        """Scores and totals stay 32-bit too: declared scores accepted at the limit, or a dry
+        run's state near it, could carry a total past it, and the next hand's state with it."""
+        if limit_problems([ev.scores, ev.state_after]):
+            ev.error("total_out_of_range", "", "limit.total_out_of_range", minimum=INT_MIN, maximum=INT_MAX)
 
     def check(self, state: Any, record: Any) -> list[Problem]:
         """Every problem that stops the hand from being recorded: errors, then mismatches."""

@@ -19,12 +19,12 @@ def anon():
 @pytest.fixture
 def client_for():
     """An API client signed in with ``user``'s token, as an app would be."""
-    from rest_framework.authtoken.models import Token
+    from api.tokens import token_create
 
     def make(user):
         client = APIClient()
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        _, key = token_create(user=user)  # a device of its own (knox: hashed, with an expiry)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
         return client
 
     return make

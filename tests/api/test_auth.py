@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.http import HttpRequest
+from django.utils import timezone
 from django.utils.crypto import get_random_string
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
+from rest_framework import serializers
 from rest_framework.test import APIClient
 
 from scorekeeper.matches.models import Hand, Player
@@ -26,20 +31,78 @@ def test_an_app_gets_a_token_with_json_and_uses_it(anon, carl):
 
     assert response.status_code == 200
     token = response.json()["token"]
-    assert token == Token.objects.get(user=carl).key
     app = APIClient()
     app.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     assert app.post("/api/v1/players", {"name": "Ada"}, format="json").status_code == 201
     assert Player.objects.get().created_by == carl
 
 
-def test_the_same_token_comes_back_each_time(anon, carl):
+def test_tokens_are_stored_hashed_one_per_device_with_an_expiry(anon, carl, settings):
+    from knox.crypto import hash_token
+
     body = {"username": "carl", "password": "a-long-password-1"}
 
-    first = anon.post("/api/v1/auth/token", body, format="json").json()
-    second = anon.post("/api/v1/auth/token", body).json()  # a form post, as curl -d sends
+    phone = anon.post("/api/v1/auth/token", body, format="json").json()
+    tablet = anon.post("/api/v1/auth/token", body).json()  # a form post, as curl -d sends
 
-    assert first == second and Token.objects.count() == 1
+    assert phone["token"] != tablet["token"] and AuthToken.objects.filter(user=carl).count() == 2
+    stored = AuthToken.objects.get(token_key=phone["token"][:15])
+    assert stored.digest == hash_token(phone["token"]) and phone["token"] not in stored.digest
+    assert not AuthToken.objects.filter(digest=phone["token"]).exists()
+    expiry = serializers.DateTimeField().to_internal_value(phone["expiry"])
+    ttl = settings.REST_KNOX["TOKEN_TTL"]
+    assert abs(expiry - (timezone.now() + ttl)) < timedelta(minutes=1) and ttl == timedelta(days=30)
+
+
+def test_an_expired_token_is_refused(anon, carl):
+    body = {"username": "carl", "password": "a-long-password-1"}
+    key = anon.post("/api/v1/auth/token", body).json()["token"]
+    AuthToken.objects.filter(user=carl).update(expiry=timezone.now() - timedelta(seconds=1))
+    app = APIClient()
+    app.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+
+    assert_error(app.post("/api/v1/players", {"name": "Ada"}, format="json"), 401, "authentication_failed")
+    assert not Player.objects.exists()
+
+
+def test_signing_out_revokes_this_devices_token_only(client_for, carl):
+    phone, tablet = client_for(carl), client_for(carl)
+
+    response = phone.post("/api/v1/auth/logout")
+
+    assert response.status_code == 204
+    assert_error(phone.post("/api/v1/players", {"name": "Ada"}, format="json"), 401)
+    assert tablet.post("/api/v1/players", {"name": "Ada"}, format="json").status_code == 201
+    assert AuthToken.objects.filter(user=carl).count() == 1
+    assert_error(APIClient().post("/api/v1/auth/logout"), 401)
+
+
+def test_a_token_that_is_not_text_is_a_401(anon):
+    forged = "Token \xff\xfe"  # the bytes of a WSGI header, not UTF-8
+    response = anon.post("/api/v1/players", {"name": "Ada"}, format="json", HTTP_AUTHORIZATION=forged)
+
+    assert_error(response, 401, "authentication_failed")
+
+
+def test_the_admin_lists_a_users_tokens(admin_client, client_for, carl):
+    client_for(carl)
+    key = AuthToken.objects.get(user=carl).token_key
+
+    page = admin_client.get(f"/admin/auth/user/{carl.pk}/change/").content.decode()
+
+    assert "API token" in page and key in page
+
+
+def test_an_administrator_creates_a_token_with_manage_py(carl):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("token_create", "carl", stdout=out, stderr=StringIO())
+
+    key = out.getvalue().strip()
+    assert len(key) == 64 and AuthToken.objects.get(user=carl).token_key == key[:15]
 
 
 @pytest.mark.parametrize(
@@ -52,7 +115,7 @@ def test_the_same_token_comes_back_each_time(anon, carl):
 )
 def test_a_bad_token_request_is_a_400(anon, carl, body, code, field):
     assert_error(anon.post("/api/v1/auth/token", body, format="json"), 400, code, field)
-    assert not Token.objects.exists()
+    assert not AuthToken.objects.exists()
 
 
 def test_an_inactive_users_token_is_refused(client_for, carl):
@@ -65,7 +128,8 @@ def test_an_inactive_users_token_is_refused(client_for, carl):
 
 def test_the_session_works_for_pages_with_the_csrf_check(carl):
     browser = APIClient(enforce_csrf_checks=True)
-    browser.login(username="carl", password="a-long-password-1")
+    # django-axes checks every sign-in against its request: the test client's login has none.
+    browser.login(request=HttpRequest(), username="carl", password="a-long-password-1")
 
     refused = browser.post("/api/v1/players", {"name": "Ada"}, format="json")
     # What a page does: the CSRF cookie it was served, echoed in the X-CSRFToken header.

@@ -190,9 +190,8 @@ def test_a_round_trip_keeps_disputed_and_corrected_hands(scorer, tally, user, ma
     after = export(scorer, response.json()["id"]).json()
     assert same_hands(after) == same_hands(before)
     assert [h["status"] for h in after["hands"]] == ["valid", "valid", "disputed"]
-    # The replay after the correction gave hand 3 a new version; its reason says why.
-    cause = "re-evaluated after the correction of hand 1"
-    assert after["hands"][2]["reason"] == before["hands"][2]["reason"] == cause
+    # The replay after the correction gave hand 3 a new version; it keeps the players' reason.
+    assert after["hands"][2]["reason"] == before["hands"][2]["reason"] == "table vote"
     assert after["totals"] == before["totals"] == [7, 7]
 
 
@@ -258,6 +257,35 @@ def test_players_are_reused_by_exact_name_created_when_missing_or_taken_by_id(sc
     bea = Player.objects.get(name="Bea")
     assert seated == [ada.pk, bea.pk, cid.pk]
     assert bea.created_by == user
+
+
+def test_an_export_of_this_site_comes_back_with_the_same_players_though_names_are_shared(
+    scorer, tally, user, settings
+):
+    first, second = player_create(name="Ada"), player_create(name="Ada")
+    match = match_create(game="tally", players=[second, first], by=user)
+    hand_record(match=match, record=hand([3, 1]), by=user)
+    exported = export(scorer, match.pk).json()
+    assert exported["site"] == settings.SCOREKEEPER_SITE
+
+    response = import_(scorer, exported)
+
+    assert response.status_code == 201, response.json()
+    assert [s["player"] for s in response.json()["seats"]] == [second.pk, first.pk]
+    assert Player.objects.count() == 2
+
+
+def test_an_export_from_another_site_is_bound_by_name_as_ever(scorer, tally, user):
+    player_create(name="Ada")
+    second = player_create(name="Ada")
+    match = match_create(game="tally", players=[second, player_create(name="Bea")], by=user)
+    exported = export(scorer, match.pk).json()
+
+    elsewhere = import_(scorer, {**exported, "site": "scores.elsewhere.example"})
+    unnamed = import_(scorer, {k: v for k, v in exported.items() if k != "site"})
+
+    for response in (elsewhere, unnamed):
+        assert response.status_code == 400 and response.json()["code"] == "player_ambiguous"
 
 
 def test_an_exported_player_id_is_never_used_to_match(scorer, tally):

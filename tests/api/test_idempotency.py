@@ -91,15 +91,13 @@ def test_an_unauthenticated_request_does_not_use_up_the_key(anon, ann, tally_mat
     assert post_hand(ann, tally_match, [3, 1], "k-1").status_code == 201
 
 
-def test_every_post_takes_the_key(ann, anon, bob, tally_match, user, django_user_model):
+def test_every_post_but_the_token_request_takes_the_key(ann, anon, bob, tally_match, user):
     from scorekeeper.matches.services import hand_record
 
-    django_user_model.objects.create_user("carl", password="a-long-password-1")
     hand_record(match=tally_match, record=hand([1, 1]), by=user)
     m = f"/api/v1/matches/{tally_match.pk}"
     players = list(tally_match.seats.values_list("player", flat=True))
     posts = [
-        (anon, "/api/v1/auth/token", {"username": "carl", "password": "a-long-password-1"}),
         (anon, "/api/v1/rules/tally/score", {"seats": 2, "hand": hand([1, 2])}),
         (ann, "/api/v1/players", {"name": "Eve"}),
         (ann, "/api/v1/matches", {"game": "tally", "players": players}),
@@ -117,6 +115,17 @@ def test_every_post_takes_the_key(ann, anon, bob, tally_match, user, django_user
         assert retry["Idempotent-Replayed"] == "true"
     assert Match.objects.get(pk=tally_match.pk).version == 5
     assert Hand.objects.filter(match=tally_match).count() == 3  # hand 1 in two versions, hand 2
+
+
+def test_the_token_endpoint_is_never_replayed_from_storage(anon, django_user_model):
+    django_user_model.objects.create_user("carl", password="a-long-password-1")
+    body = {"username": "carl", "password": "a-long-password-1"}
+
+    first = anon.post("/api/v1/auth/token", body, format="json", HTTP_IDEMPOTENCY_KEY="token-key")
+    retry = anon.post("/api/v1/auth/token", body, format="json", HTTP_IDEMPOTENCY_KEY="token-key")
+
+    assert first.status_code == retry.status_code == 200 and "Idempotent-Replayed" not in retry
+    assert not IdempotencyKey.objects.exists()
 
 
 def test_a_refused_request_keeps_none_of_its_writes_and_is_replayed_refused(ann, tally_match, monkeypatch):

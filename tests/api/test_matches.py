@@ -51,7 +51,7 @@ BAD_MATCHES = [
     ({"players": ["P1", "P2"]}, "required", "game"),
     ({"game": "piquet", "players": "P1"}, "not_a_list", "players"),
     ({"game": "piquet", "players": ["Ada"]}, "invalid", "players[0]"),
-    ({"game": "piquet", "players": ["P1", 10**30]}, "max_value", "players[1]"),
+    ({"game": "piquet", "players": ["P1", 10**30]}, "number_out_of_range", "players[1]"),
     ({"game": "piquet", "players": [True, "P1"]}, "invalid", "players[0]"),
     ({"game": ["piquet"], "players": ["P1", "P2"]}, "invalid", "game"),
     ({"game": "chess", "players": ["P1", "P2"]}, "game_unknown", "game"),
@@ -132,6 +132,7 @@ def test_matches_filter_by_game_status_player_and_day(anon, tally, user, make_pl
     ("params", "code", "field"),
     [
         ({"status": "lost"}, "invalid_choice", "status"),
+        ({"game": "poker"}, "invalid_choice", "game"),
         ({"player": "ada"}, "invalid", "player"),
         ({"player": str(10**30)}, "max_value", "player"),
         ({"date": "yesterday"}, "invalid", "date"),

@@ -44,10 +44,10 @@ def run_at_once(*calls):
 
 
 def token_client(user):
-    from rest_framework.authtoken.models import Token
+    from api.tokens import token_create
 
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_create(user=user)[1]}")
     return client
 
 

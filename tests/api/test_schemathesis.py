@@ -59,8 +59,7 @@ def keep_the_test_connection():
 @pytest.fixture
 def rows(django_user_model):
     """A user with a token who owns a piquet match with one hand; a few players exist too."""
-    from rest_framework.authtoken.models import Token
-
+    from api.tokens import token_create
     from scorekeeper.matches.services import hand_record, match_create, player_create
 
     user = django_user_model.objects.create_user("schemathesis")
@@ -68,7 +67,7 @@ def rows(django_user_model):
     case = json.loads(PIQUET.read_text(encoding="utf-8"))[0]
     match = match_create(game="piquet", players=players[:2], by=user)
     hand_record(match=match, record=case["hands"][0], by=user)
-    return {"token": Token.objects.create(user=user).key, "match": match.pk, "player": players[0].pk}
+    return {"token": token_create(user=user)[1], "match": match.pk, "player": players[0].pk}
 
 
 def steer(case, rows) -> None:

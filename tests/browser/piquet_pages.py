@@ -21,7 +21,7 @@ def sign_in(page: Page, base: str, username: str, password: str) -> None:
     page.goto(f"{base}/accounts/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", password)
-    page.click("form button[type=submit]")
+    page.click("main form button[type=submit]")
     expect(page.locator("header.top .who")).to_have_text(username)
 
 
