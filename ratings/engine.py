@@ -20,6 +20,7 @@ Which model, which parameters and which displayed rating were chosen by the back
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -50,20 +51,27 @@ WIN_FORMULAS = ("plackett-luce", "pairwise", "thurstone")
 MODELS = ("plackett-luce", "bradley-terry-full")
 
 
-@dataclass(frozen=True, slots=True)
-class Rating:
-    """A player's skill belief: a normal distribution of mean ``mu`` and deviation ``sigma``."""
+class Rating(NamedTuple):
+    """A player's skill belief: a normal distribution of mean ``mu`` and deviation ``sigma``.
+
+    A named tuple, immutable: a replay makes one per player per match, and a frozen
+    dataclass took twice as long to make."""
 
     mu: float
     sigma: float
 
 
+_INT = {int}
+
+
 def _check_match(sides: Sequence[Sequence[Rating]], places: Sequence[int] | None = None) -> None:
     n = len(sides)
-    if n >= 2 and all(sides) and (
-        places is None or (len(places) == n and all(type(p) is int and p >= 1 for p in places))
+    if (
+        n >= 2
+        and all(sides)
+        and (places is None or (len(places) == n and set(map(type, places)) == _INT and min(places) >= 1))
     ):
-        return  # the fast path of every good match; below, what exactly is wrong
+        return  # the fast path of every good match (bools are not places); below, what is wrong
     if len(sides) < 2:
         raise ValueError(f"a match needs at least two sides, not {len(sides)}")
     for i, side in enumerate(sides):
@@ -151,32 +159,51 @@ class Rater:
         return self._rate(sides, places)
 
     def _rate(self, sides: Sequence[Sequence[Rating]], places: Sequence[int]) -> list[list[Rating]]:
+        return self._step(sides, places, False)[0]
+
+    def _step(
+        self, sides: Sequence[Sequence[Rating]], places: Sequence[int], odds: bool
+    ) -> tuple[list[list[Rating]], list[float] | None]:
+        """One match: the new ratings and, with ``odds``, each side's win probability before
+        it (``_win``), from one pass over the sides."""
         tau2, kappa = self._tau2, self.kappa
         n = len(sides)
-        # Sigma grows by tau before the match (openskill does this first, then rates).
-        sig2 = []
-        team_mu = []
-        team_s2 = []
+        team_mu = []  # Σ mu
+        team_var = []  # Σ sigma² (the prediction's)
+        team_s2 = []  # Σ (sigma² + tau²): sigma grows by tau before the match (as openskill)
+        shares = []  # a team's players' sigma² + tau² (None for one player)
         for side in sides:
+            if len(side) == 1:
+                r = side[0]
+                s = r.sigma * r.sigma
+                team_mu.append(r.mu)
+                team_var.append(s)
+                team_s2.append(s + tau2)
+                shares.append(None)
+                continue
             row = [r.sigma * r.sigma + tau2 for r in side]
-            m = 0.0
+            m = s = 0.0
             for r in side:
                 m += r.mu
+                s += r.sigma * r.sigma
             v = 0.0
             for x in row:
                 v += x
-            sig2.append(row)
             team_mu.append(m)
+            team_var.append(s)
             team_s2.append(v)
+            shares.append(row)
+        probabilities = self._win(sides, (team_mu, team_var)) if odds else None
         if self.model == "plackett-luce":
-            steps = self._plackett_luce(team_mu, team_s2, places)
+            omegas, deltas = self._plackett_luce(team_mu, team_s2, places)
         else:
-            steps = self._bradley_terry_full(team_mu, team_s2, places)
+            omegas, deltas = self._bradley_terry_full(team_mu, team_s2, places)
         out: list[list[Rating]] = []
         sqrt = math.sqrt
-        for side, row, s2, (omega, delta) in zip(sides, sig2, team_s2, steps, strict=True):
-            if len(side) == 1:  # share = v / s2 = 1 exactly
-                out.append([Rating(side[0].mu + omega, sqrt(s2 * max(1 - delta, kappa)))])
+        for side, row, s2, omega, delta in zip(sides, shares, team_s2, omegas, deltas, strict=True):
+            if row is None:  # share = v / s2 = 1 exactly
+                shrink = 1 - delta
+                out.append([Rating(side[0].mu + omega, sqrt(s2 * (shrink if shrink > kappa else kappa)))])
                 continue
             side_out = []
             for r, v in zip(side, row, strict=True):
@@ -185,12 +212,12 @@ class Rater:
             out.append(side_out)
         if len(set(places)) < n:
             out = _equalise_ties(sides, places, out)
-        return out
+        return out, probabilities
 
     def _plackett_luce(
         self, team_mu: list[float], team_s2: list[float], places: Sequence[int]
-    ) -> list[tuple[float, float]]:
-        """Weng & Lin's Algorithm 4: each side's (Ω, Δ)."""
+    ) -> tuple[list[float], list[float]]:
+        """Weng & Lin's Algorithm 4: each side's Ω and Δ."""
         n = len(team_mu)
         beta2 = self._beta2
         total = 0.0
@@ -214,7 +241,7 @@ class Rater:
                         k += 1
             sum_q[q] = s
             a[q] = k
-        steps = []
+        omegas, deltas = [], []
         for i in range(n):
             pi = places[i]
             ei = exps[i]
@@ -232,13 +259,14 @@ class Rater:
             omega *= s2 / c
             delta *= s2 / (c * c)
             delta *= math.sqrt(s2) / c
-            steps.append((omega, delta))
-        return steps
+            omegas.append(omega)
+            deltas.append(delta)
+        return omegas, deltas
 
     def _bradley_terry_full(
         self, team_mu: list[float], team_s2: list[float], places: Sequence[int]
-    ) -> list[tuple[float, float]]:
-        """Weng & Lin's Algorithm 1 (every pair of sides is one game): each side's (Ω, Δ)."""
+    ) -> tuple[list[float], list[float]]:
+        """Weng & Lin's Algorithm 1 (every pair of sides is one game): each side's Ω and Δ."""
         n = len(team_mu)
         two_beta2 = 2 * self._beta2
         omegas = [0.0] * n
@@ -249,6 +277,7 @@ class Rater:
         # Each pair once: c, and p (i beats q) with 1 − p for q beating i.
         for i in range(n - 1):
             mu_i, s2_i, place_i, cube_i = team_mu[i], team_s2[i], places[i], cubes[i]
+            omega_i, delta_i = omegas[i], deltas[i]
             for q in range(i + 1, n):
                 s2_q = team_s2[q]
                 c = sqrt(s2_i + s2_q + two_beta2)
@@ -256,16 +285,17 @@ class Rater:
                 place_q = places[q]
                 surprise = (1.0 if place_q > place_i else 0.5 if place_q == place_i else 0.0) - p
                 spread = p * (1 - p) / (c * c * c)
-                omegas[i] += s2_i / c * surprise
+                omega_i += s2_i / c * surprise
                 omegas[q] -= s2_q / c * surprise
-                deltas[i] += cube_i * spread
+                delta_i += cube_i * spread
                 deltas[q] += cubes[q] * spread
-        return list(zip(omegas, deltas, strict=True))
+            omegas[i], deltas[i] = omega_i, delta_i
+        return omegas, deltas
 
     # -- predictions -----------------------------------------------------------------
     def _c(self, sides: Sequence[Sequence[Rating]]) -> tuple[list[float], list[float], float]:
+        """Each side's Σ mu and Σ sigma², and the scale c of the prediction."""
         mus, s2s = [], []
-        total = 0.0
         for side in sides:
             m = 0.0
             s = 0.0
@@ -274,22 +304,36 @@ class Rater:
                 s += r.sigma * r.sigma
             mus.append(m)
             s2s.append(s)
-            total += s + self._beta2
+        return mus, s2s, self._scale(s2s)
+
+    def _scale(self, s2s: list[float]) -> float:
+        beta2 = self._beta2
+        total = 0.0
+        for s in s2s:
+            total += s + beta2
         if self.win_scale is None:
-            return mus, s2s, math.sqrt(total)
-        n = len(sides)
-        return mus, s2s, self.win_scale * math.sqrt(total / n) * (2 / n) ** self.win_field_exponent
+            return math.sqrt(total)
+        n = len(s2s)
+        return self.win_scale * math.sqrt(total / n) * (2 / n) ** self.win_field_exponent
 
     def win_probabilities(self, sides: Sequence[Sequence[Rating]]) -> list[float]:
         """Each side's probability of the first place, summing to 1 (``win_formula``)."""
         _check_match(sides)
         return self._win(sides)
 
-    def _win(self, sides: Sequence[Sequence[Rating]]) -> list[float]:
-        mus, s2s, c = self._c(sides)
+    def _win(
+        self, sides: Sequence[Sequence[Rating]], sums: tuple[list[float], list[float]] | None = None
+    ) -> list[float]:
+        """``sums``: each side's Σ mu and Σ sigma², if already known (``_c``)."""
+        if sums is None:
+            mus, s2s, c = self._c(sides)
+        else:
+            mus, s2s = sums
+            c = self._scale(s2s)
         if self.win_formula == "plackett-luce":
             top = max(mus)
-            exps = [math.exp((m - top) / c) for m in mus]
+            exp = math.exp
+            exps = [exp((m - top) / c) for m in mus]
             total = sum(exps)
             return [e / total for e in exps]
         if self.win_formula == "thurstone":
@@ -426,10 +470,30 @@ class PlayerChange(NamedTuple):
 
 
 class RatedMatch(NamedTuple):
-    match_id: Hashable
-    players: tuple[PlayerChange, ...]
+    """One rated match of a ``replay``: the match given, and side by side, player by player,
+    the ratings before and after it."""
+
+    match: MatchOutcome
+    before: list[list[Rating]]
+    after: list[list[Rating]]
     #: Per side, the pre-match win probability (summing to 1).
-    win_probabilities: tuple[float, ...]
+    win_probabilities: list[float]
+
+    @property
+    def match_id(self) -> Hashable:
+        return self.match.match_id
+
+    @property
+    def players(self) -> tuple[PlayerChange, ...]:
+        """Each player's part, side by side: history row material."""
+        m = self.match
+        return tuple(
+            PlayerChange(player, s, place, was, now, probability)
+            for s, (side, place, probability, befores, afters) in enumerate(
+                zip(m.sides, m.places, self.win_probabilities, self.before, self.after, strict=True)
+            )
+            for player, was, now in zip(side, befores, afters, strict=True)
+        )
 
 
 def replay(
@@ -442,29 +506,33 @@ def replay(
     ``ratings`` (player → Rating) is the pool's state before the first match, updated in
     place; players not in it start from ``rater.prior()``. A full recompute passes an empty
     dict; an incremental update passes the current ratings. Same inputs, same floats.
-    A player may appear only once in a match (ValueError otherwise).
+    A player may appear only once in a match (ValueError otherwise). Anything with the
+    attributes ``match_id``, ``sides`` and ``places`` of ``MatchOutcome`` is a match.
     """
     if ratings is None:
         ratings = {}
     prior = rater.prior()
     get = ratings.get
+    step = rater._step
+    chain = itertools.chain.from_iterable
     for match in matches:
         sides, places = match.sides, match.places
-        players = [p for side in sides for p in side]
-        if len(set(players)) != len(players):
+        before = []
+        for side in sides:
+            before.append([get(side[0], prior)] if len(side) == 1 else [get(p, prior) for p in side])
+        if len(set(chain(sides))) != sum(map(len, sides)):
+            players = list(chain(sides))
             twice = next(p for p in players if players.count(p) > 1)
             raise ValueError(f"match {match.match_id!r}: player {twice!r} appears twice")
-        before = [[get(p, prior) for p in side] for side in sides]
         _check_match(before, places)
-        probabilities = rater._win(before)
-        after = rater._rate(before, places)
-        changes = []
-        for s, side in enumerate(sides):
-            place, probability, was, now = places[s], probabilities[s], before[s], after[s]
-            for j, player in enumerate(side):
-                ratings[player] = now[j]
-                changes.append(PlayerChange(player, s, place, was[j], now[j], probability))
-        yield RatedMatch(match.match_id, tuple(changes), tuple(probabilities))
+        after, probabilities = step(before, places, True)
+        for side, now in zip(sides, after, strict=True):
+            if len(side) == 1:
+                ratings[side[0]] = now[0]
+            else:
+                for player, r in zip(side, now, strict=True):
+                    ratings[player] = r
+        yield RatedMatch(match, before, after, probabilities)
 
 
 #: The back-test's choice (docs/ratings.md, tuned on generator seeds 1 and 2, reported on

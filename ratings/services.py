@@ -22,15 +22,17 @@ How ratings follow the matches (README "Ratings"):
 from __future__ import annotations
 
 import contextlib
+import gc
+import itertools
 import json
 import logging
 import queue
 import struct
 import threading
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection, transaction
 from django.db.models import Count, F, Max, Min, Q
@@ -41,7 +43,7 @@ from scorekeeper.matches.models import Match, Seat
 from scorekeeper.outbox.services import outbox_enqueue, outbox_enqueue_group
 from scorekeeper.rules import UnknownGame, find_ruleset
 
-from .engine import Rater, Rating, replay
+from .engine import RatedMatch, Rater, Rating, replay
 from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool, RecomputeJob
 
 log = logging.getLogger(__name__)
@@ -51,6 +53,8 @@ POOL_RECOMPUTE_TASK = "ratings.pool_recompute"
 #: Matches read per query, history rows written per batch.
 CHUNK = 2000
 HISTORY_BATCH = 20_000
+#: How many matches a full recompute's reader may hold ahead of the rating (about 50 MB).
+READ_AHEAD = 128_000
 
 
 def rater() -> Rater:
@@ -162,9 +166,9 @@ def _mark_processed(ids: list[int], now) -> None:
 
 
 # -- the replay --------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class PoolMatch:
-    """One rated match of a pool: its players side by side and each side's place."""
+class PoolMatch(NamedTuple):
+    """One rated match of a pool: its players side by side and each side's place (a named
+    tuple: a recompute makes one per match, and a frozen dataclass took three times as long)."""
 
     match_id: int
     finished_at: datetime
@@ -265,12 +269,16 @@ def _pool_matches_postgresql(game: str, partnerships) -> Iterator[PoolMatch]:
                     yield outcome
 
 
+_INT = {int}
+
+
 def _outcome(match, at, placements, players, partnerships) -> PoolMatch | None:
     if (
         type(placements) is not list
         or len(placements) != len(players)
         or len(players) < 2
-        or not all(type(p) is int and p >= 1 for p in placements)  # bools are not places
+        or set(map(type, placements)) != _INT  # bools are not places
+        or min(placements) < 1
     ):
         log.warning(
             "match %s: placements %r do not fit its %d seats; not rated", match, placements, len(players)
@@ -283,7 +291,7 @@ def _outcome(match, at, placements, players, partnerships) -> PoolMatch | None:
         )
         places = tuple(placements[partnerships.index(team)] for team in teams)
         return PoolMatch(match, at, sides, places)
-    return PoolMatch(match, at, tuple((p,) for p in players), tuple(placements))
+    return PoolMatch(match, at, tuple(zip(players)), tuple(placements))  # one-player sides
 
 
 def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside: bool = False) -> int:
@@ -295,38 +303,34 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside:
     ratings: dict[int, Rating] = {}
     #: Players whose rating may change: their PlayerRating row is rewritten (or deleted).
     affected: set[int] = set()
-    if start is None:
-        history.delete()  # one DELETE each: nothing refers to these rows
-        PlayerRating.objects.filter(pool=pool).delete()
-        # Streamed from another connection while the history's COPY runs on this one, so that
-        # the server reads and stores while the rating goes on; else read whole first (compact:
-        # 100,000 matches take about 40 MB), before the COPY takes the connection.
-        matches: Iterable[PoolMatch] = _read_aside(pool.game) if read_aside else list(pool_matches(pool.game))
-    else:
-        at, match = start
-        suffix = history.filter(Q(finished_at__gt=at) | Q(finished_at=at, match_id__gte=match))
-        # A player's rating just before ``start`` is the "before" of his first row from it on.
-        removed = set()
-        for player, match_id, mu, sigma in suffix.order_by("finished_at", "match_id").values_list(
-            "player_id", "match_id", "mu_before", "sigma_before"
-        ):
-            removed.add(match_id)
-            if player not in ratings:
-                ratings[player] = Rating(mu, sigma)
-        affected.update(ratings)
-        suffix.delete()
-        matches = list(pool_matches(pool.game, start))
-        newcomers = {p for m in matches for side in m.sides for p in side} - ratings.keys()
-        for player, mu, sigma in PlayerRating.objects.filter(pool=pool, player_id__in=newcomers).values_list(
-            "player_id", "mu", "sigma"
-        ):
-            ratings[player] = Rating(mu, sigma)
+    removed: set[int] = set()  # matches whose history rows were deleted
     full = start is None
-    counts: dict[int, list] = {}  # full recompute: player → [matches, wins, last played]
-    with _HistoryWriter(pool.pk) as writer:
-        rated, last = _rate(r, matches, ratings, writer, counts if full else None, affected)
+    with contextlib.ExitStack() as stack:  # the reader aside, if any
+        stack.enter_context(_collector_paused())
+        if full:
+            # Streamed from another connection, whose query starts now, while this one deletes
+            # the pool's rows and then runs the history's COPY, so that the server reads and
+            # stores while the rating goes on; else read whole first (compact: 100,000 matches
+            # take about 40 MB), before the COPY takes the connection.
+            matches: Iterable[PoolMatch] = (
+                stack.enter_context(_read_aside(pool.game)) if read_aside else list(pool_matches(pool.game))
+            )
+            history.delete()  # one DELETE each: nothing refers to these rows
+            PlayerRating.objects.filter(pool=pool).delete()
+        else:
+            matches = _replay_from(pool, start, ratings, removed)
+            affected.update(ratings)
+            newcomers = {p for m in matches for side in m.sides for p in side} - ratings.keys()
+            for player, mu, sigma in PlayerRating.objects.filter(
+                pool=pool, player_id__in=newcomers
+            ).values_list("player_id", "mu", "sigma"):
+                ratings[player] = Rating(mu, sigma)
+        tally = _Tally() if full else None
+        with _HistoryWriter(pool.pk) as writer:
+            rated, last = _rate(r, matches, ratings, writer, tally, affected)
     if full:
-        _write_ratings(pool, r, [(p, ratings[p], *c) for p, c in counts.items()], replace=True)
+        rows = [(p, ratings[p], n, tally.wins[p], tally.last[p]) for p, n in tally.matches.items()]
+        _write_ratings(pool, r, rows, replace=True)
         pool.matches = rated
     else:
         summary = (
@@ -353,41 +357,84 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside:
     return rated
 
 
-def _rate(r: Rater, matches, ratings: dict, writer, counts: dict | None, affected: set):
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for the replay: its millions of short-lived
+    lists and tuples (no cycles among them) set off full collections over the matches read
+    ahead, a fifth of a full recompute's time. Reference counting still frees everything."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _replay_from(
+    pool: RatingPool, start: tuple[datetime, int], ratings: dict, removed: set
+) -> list[PoolMatch]:
+    """Delete the pool's history from ``start`` on; ``ratings`` gets each player's rating just
+    before it (the "before" of his first deleted row), ``removed`` the deleted rows' matches.
+    Returns the matches to rate again."""
+    at, match = start
+    suffix = RatingHistory.objects.filter(pool=pool).filter(
+        Q(finished_at__gt=at) | Q(finished_at=at, match_id__gte=match)
+    )
+    for player, match_id, mu, sigma in suffix.order_by("finished_at", "match_id").values_list(
+        "player_id", "match_id", "mu_before", "sigma_before"
+    ):
+        removed.add(match_id)
+        if player not in ratings:
+            ratings[player] = Rating(mu, sigma)
+    suffix.delete()
+    return list(pool_matches(pool.game, start))
+
+
+class _Tally:
+    """A full recompute's count per player: matches, wins (a shared first place counts) and
+    the last one played, counted a match at a time in C (Counter, dict updates)."""
+
+    def __init__(self) -> None:
+        self.matches: Counter[int] = Counter()
+        self.wins: Counter[int] = Counter()
+        self.last: dict[int, datetime] = {}
+
+    def add(self, m: PoolMatch, players: tuple[int, ...]) -> None:
+        self.matches.update(players)
+        self.last.update(dict.fromkeys(players, m.finished_at))
+        if 1 in m.places:
+            for side, place in zip(m.sides, m.places, strict=True):
+                if place == 1:
+                    self.wins.update(side)
+
+
+def _rate(r: Rater, matches, ratings: dict, writer, tally: _Tally | None, affected: set):
     """The loop of a replay: the engine's ``replay`` rates each match from ``ratings``
-    (updated), its history rows are written; ``counts`` (a full recompute) gathers each
-    player's matches, wins and last match. Returns how many matches it rated and the last one."""
-    current: list = [None]
-
-    def fed():
-        for m in matches:
-            current[0] = m
-            yield m
-
+    (updated), its history rows are written; ``tally`` (a full recompute) counts each
+    player's matches, wins and last match, else ``affected`` gets every player rated.
+    Returns how many matches it rated and the last one."""
     rated = 0
-    for outcome in replay(r, fed(), ratings):
-        m = current[0]
-        add = writer.match(m.match_id, m.finished_at)
-        at = m.finished_at
-        for player, side, place, before, after, probability in outcome.players:
-            add(player, side, place, before.mu, before.sigma, after.mu, after.sigma, probability)
-            if counts is None:
-                affected.add(player)
-            elif (c := counts.get(player)) is None:
-                counts[player] = [1, 1 if place == 1 else 0, at]
-            else:
-                c[0] += 1
-                c[1] += place == 1
-                c[2] = at
-        rated += 1
+    last = None
+    for outcome in replay(r, matches, ratings):
+        last = m = outcome.match
+        writer.add(outcome)
         if writer.pending >= HISTORY_BATCH:
             writer.flush()
-    return rated, current[0]
+        rated += 1
+        players = tuple(itertools.chain.from_iterable(m.sides))
+        if tally is None:
+            affected.update(players)
+        else:
+            tally.add(m, players)
+    return rated, last
 
 
-def _read_aside(game: str) -> Iterator[PoolMatch]:
-    """``pool_matches(game)`` read by a thread on its own connection, a bounded queue ahead."""
-    batches: queue.Queue = queue.Queue(maxsize=16)
+@contextlib.contextmanager
+def _read_aside(game: str) -> Iterator[Iterator[PoolMatch]]:
+    """``pool_matches(game)`` read by a thread on its own connection, started at once and
+    reading up to ``READ_AHEAD`` matches ahead of the consumer."""
+    batches: queue.Queue = queue.Queue(maxsize=READ_AHEAD // CHUNK)
     stop = threading.Event()
 
     def put(item) -> None:
@@ -400,26 +447,32 @@ def _read_aside(game: str) -> Iterator[PoolMatch]:
 
     def read() -> None:
         try:
-            batch = []
-            for m in pool_matches(game):
-                batch.append(m)
-                if len(batch) == CHUNK:
-                    put(batch)
-                    batch = []
-            put(batch)
+            # In a transaction, the server-side cursor streams the rows as the query makes
+            # them (in autocommit, a cursor WITH HOLD would make every row before the first).
+            with transaction.atomic():
+                batch = []
+                for m in pool_matches(game):
+                    batch.append(m)
+                    if len(batch) == CHUNK:
+                        put(batch)
+                        batch = []
+                put(batch)
             put(None)
         except BaseException as error:  # handed to the consumer
             put(error)
         finally:
             connection.close()  # this thread's own
 
-    reader = threading.Thread(target=read, name=f"ratings-read-{game}", daemon=True)
-    reader.start()
-    try:
+    def consume() -> Iterator[PoolMatch]:
         while (batch := batches.get()) is not None:
             if isinstance(batch, BaseException):
                 raise batch
             yield from batch
+
+    reader = threading.Thread(target=read, name=f"ratings-read-{game}", daemon=True)
+    reader.start()
+    try:
+        yield consume()
     finally:
         stop.set()
         reader.join(timeout=10)
@@ -465,28 +518,29 @@ class _HistoryWriter:
     def pending(self) -> int:
         return len(self.rows)
 
-    def match(self, match_id: int, finished_at: datetime):
-        """The function that adds one player's row of this match."""
-        rows, pool_id = self.rows, self.pool_id
-        if self.postgresql:
-            delta = finished_at - _PG_EPOCH
-            micros = (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
-            pack = _COPY_ROW.pack
-
-            def add(player, side, place, mu_b, sigma_b, mu_a, sigma_a, probability):
-                rows.append(pack(11, 8, pool_id, 8, player, 8, match_id, 8, micros, 2, side, 2, place,
-                                 8, mu_b, 8, sigma_b, 8, mu_a, 8, sigma_a, 8, probability))  # fmt: skip
-
-            return add
-
-        def add_row(player, side, place, mu_b, sigma_b, mu_a, sigma_a, probability):
-            rows.append(RatingHistory(
-                pool_id=pool_id, player_id=player, match_id=match_id, finished_at=finished_at, side=side,
-                place=place, mu_before=mu_b, sigma_before=sigma_b, mu_after=mu_a, sigma_after=sigma_a,
-                win_probability=probability,
-            ))  # fmt: skip
-
-        return add_row
+    def add(self, rated: RatedMatch) -> None:
+        """The rows of one rated match."""
+        m = rated.match
+        if not self.postgresql:
+            self.rows.extend(
+                RatingHistory(
+                    pool_id=self.pool_id, player_id=c.player_id, match_id=m.match_id,
+                    finished_at=m.finished_at, side=c.side, place=c.place,
+                    mu_before=c.before.mu, sigma_before=c.before.sigma,
+                    mu_after=c.after.mu, sigma_after=c.after.sigma, win_probability=c.win_probability,
+                )
+                for c in rated.players
+            )  # fmt: skip
+            return
+        delta = m.finished_at - _PG_EPOCH
+        micros = (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+        pack, append, pool_id, match_id = _COPY_ROW.pack, self.rows.append, self.pool_id, m.match_id
+        for side_index, (side, place, probability, befores, afters) in enumerate(
+            zip(m.sides, m.places, rated.win_probabilities, rated.before, rated.after, strict=True)
+        ):
+            for player, b, a in zip(side, befores, afters, strict=True):
+                append(pack(11, 8, pool_id, 8, player, 8, match_id, 8, micros, 2, side_index, 2, place,
+                            8, b.mu, 8, b.sigma, 8, a.mu, 8, a.sigma, 8, probability))  # fmt: skip
 
     def flush(self) -> None:
         if not self.rows:
