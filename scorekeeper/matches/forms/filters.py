@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.rules import RULESETS
 
+from .. import terms
 from ..models import Match, Player
 from .base import BLANK
 
@@ -45,7 +45,7 @@ class MatchFilterForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [
             (BLANK, _("every game")),
-            *[(key, gettext(RULESETS[key].title)) for key in sorted(RULESETS)],
+            *[(key, terms.game_title(key)) for key in sorted(RULESETS)],
         ]
         self.fields["player"].error_messages["invalid_choice"] = _("There is no such player.")
         self.fields["game"].error_messages["invalid_choice"] = _("There is no game %(value)s.")

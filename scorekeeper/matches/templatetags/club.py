@@ -1,5 +1,5 @@
-"""Template helpers of the club's pages: a match's players with their scores on a list, the
-title of a game, a probability in percent."""
+"""Template helpers of the club's pages: a match's players with their scores on a list, a
+probability in percent (a game's title is ``games.game_title``)."""
 
 from __future__ import annotations
 
@@ -7,20 +7,10 @@ from typing import Any
 
 from django import template
 from django.utils.formats import number_format
-from django.utils.translation import gettext
-
-from scorekeeper.rules import RULESETS
 
 from ..selectors import running_values
 
 register = template.Library()
-
-
-@register.filter
-def game_title(key: str) -> str:
-    """The game's title in the page's language (the engine's titles are catalog entries)."""
-    ruleset = RULESETS.get(key)
-    return gettext(ruleset.title) if ruleset else key
 
 
 @register.filter
