@@ -15,6 +15,7 @@ from django.utils import translation
 from scorekeeper.matches.forms import HAND_FORMS, hand_form_class
 from scorekeeper.matches.models import Hand
 from scorekeeper.matches.services import hand_record, match_create, match_void
+from tests.rules.records import P11
 
 pytestmark = pytest.mark.django_db
 
@@ -32,15 +33,7 @@ DEAL_1 = {
     "declared_0": "43",
     "declared_1": "23",
 }
-RECORD_1 = {
-    "dealer": 1,
-    "carte_blanche": None,
-    "point": {"scorer": 0, "cards": 6, "pips": 55},
-    "sequences": {"scorer": 0, "runs": [{"length": 5, "top": "J"}, {"length": 3, "top": "J"}]},
-    "sets": {"scorer": 1, "sets": [{"rank": "Q", "count": 4}, {"rank": "K", "count": 3}]},
-    "tricks": [0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0],
-    "declared": [43, 23],
-}
+RECORD_1 = P11  # the form above, as the server turns it into a record
 
 
 @pytest.fixture(autouse=True)

@@ -22,18 +22,7 @@ from scorekeeper.rules.piquet.reckoning import (
 )
 from scorekeeper.rules.result import Evaluation
 
-from .records import changed
-
-# Hoffmann's full deal (conformance P11): 43 / 23.
-P11 = {
-    "dealer": 1,
-    "carte_blanche": None,
-    "point": {"scorer": 0, "cards": 6, "pips": 55},
-    "sequences": {"scorer": 0, "runs": [{"length": 5, "top": "J"}, {"length": 3, "top": "J"}]},
-    "sets": {"scorer": 1, "sets": [{"rank": "Q", "count": 4}, {"rank": "K", "count": 3}]},
-    "tricks": [0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0],
-    "declared": [43, 23],
-}
+from .records import P11, changed
 
 
 def piquet(**options):
