@@ -29,10 +29,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from urllib.parse import urlparse, urlunparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.scratch_db import scratch_database  # noqa: E402  after the path
+
 GAME = "tally"
 #: openskill's loops timed beside the recompute: its default model, and the default's update
 #: (Bradley–Terry, full pairing) with the default's parameters.
@@ -40,26 +42,6 @@ OPENSKILL = (
     "PlackettLuce",
     "BradleyTerryFull",
 )  # the test game: free for all, registered in the worker by tests.worker_setup
-
-
-def scratch_database(url: str) -> tuple[str, callable]:
-    import psycopg
-
-    parsed = urlparse(url)
-    if parsed.scheme not in ("postgres", "postgresql", "pgsql"):
-        sys.exit(f"error: DATABASE_URL must be PostgreSQL (postgres://…), not {parsed.scheme or url!r}")
-    name = f"{parsed.path.lstrip('/') or 'postgres'}_ratingsbench"
-    admin = urlunparse(parsed._replace(scheme="postgresql", path="/postgres"))
-
-    def run(sql: str) -> None:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(sql)
-
-    run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    run(f'CREATE DATABASE "{name}"')
-    return urlunparse(parsed._replace(path=f"/{name}")), lambda: run(
-        f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'
-    )
 
 
 def setup_django() -> None:
@@ -209,7 +191,7 @@ def main() -> None:
         print(json.dumps(child_recompute() if args.child == "recompute" else child_openskill(args.child)))
         return
 
-    url, drop = scratch_database(os.environ.get("DATABASE_URL", ""))
+    url, drop = scratch_database(os.environ.get("DATABASE_URL", ""), "ratingsbench", keep=args.keep)
     os.environ["DATABASE_URL"] = url
     redis_url = os.environ.get("REDIS_URL", "")
     env = {**os.environ, "DATABASE_URL": url}
@@ -260,10 +242,7 @@ def main() -> None:
         from django.db import connections
 
         connections.close_all()
-        if args.keep:
-            print(f"kept {url}")
-        else:
-            drop()
+        drop()
 
 
 if __name__ == "__main__":

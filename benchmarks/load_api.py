@@ -56,10 +56,12 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
-from urllib.parse import urlparse, urlunparse
+from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.scratch_db import scratch_database  # noqa: E402  after the path
 
 #: The plain ORM path trades speed for simplicity: a ratio is accepted down to this.
 TARGET_RATIO = 0.35
@@ -116,33 +118,6 @@ end
 
 
 # -- database --------------------------------------------------------------------------
-def scratch_database(url: str, keep: bool) -> tuple[str, callable]:
-    """Create ``<db>_loadbench`` next to the database of ``url``; returns its URL and a dropper."""
-    import psycopg
-
-    parsed = urlparse(url)
-    if parsed.scheme not in ("postgres", "postgresql", "pgsql"):
-        sys.exit(f"error: DATABASE_URL must be PostgreSQL (postgres://…), not {parsed.scheme or url!r}")
-    base = parsed.path.lstrip("/") or "postgres"
-    name = f"{base}_loadbench"
-    admin = urlunparse(parsed._replace(scheme="postgresql", path="/postgres"))
-
-    def run(sql: str) -> None:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(sql)
-
-    run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    run(f'CREATE DATABASE "{name}"')
-
-    def drop() -> None:
-        if keep:
-            print(f"kept the database {name}")
-        else:
-            run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-    return urlunparse(parsed._replace(path=f"/{name}")), drop
-
-
 def prepare(matches: int) -> tuple[str, list[int], dict]:
     """Migrate, then make the token, ``matches`` fresh piquet matches and the bare table."""
     import django
@@ -482,7 +457,7 @@ def main() -> None:
     if tool == "wrk" and not shutil.which("wrk"):
         sys.exit("error: wrk is not installed (Debian: apt-get install wrk), or use --tool python")
 
-    scratch, drop = scratch_database(url, args.keep_db)
+    scratch, drop = scratch_database(url, "loadbench", keep=args.keep_db)
     os.environ.update(
         DATABASE_URL=scratch,
         DJANGO_SETTINGS_MODULE="benchmarks.bare_settings",

@@ -1,0 +1,34 @@
+"""A scratch PostgreSQL database beside the one of DATABASE_URL, for the benchmarks."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from urllib.parse import urlparse, urlunparse
+
+
+def scratch_database(url: str, suffix: str, *, keep: bool = False) -> tuple[str, Callable[[], None]]:
+    """Create ``<db>_<suffix>`` (afresh) next to the database of ``url``; its URL and a dropper
+    (which keeps it, saying so, with ``keep``)."""
+    import psycopg
+
+    parsed = urlparse(url)
+    if parsed.scheme not in ("postgres", "postgresql", "pgsql"):
+        sys.exit(f"error: DATABASE_URL must be PostgreSQL (postgres://…), not {parsed.scheme or url!r}")
+    name = f"{parsed.path.lstrip('/') or 'postgres'}_{suffix}"
+    admin = urlunparse(parsed._replace(scheme="postgresql", path="/postgres"))
+
+    def run(sql: str) -> None:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(sql)
+
+    run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    run(f'CREATE DATABASE "{name}"')
+
+    def drop() -> None:
+        if keep:
+            print(f"kept the database {name}")
+        else:
+            run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    return urlunparse(parsed._replace(path=f"/{name}")), drop
