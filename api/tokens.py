@@ -9,11 +9,13 @@ and revokes any. An expired token is refused (401) and deleted.
 
 from __future__ import annotations
 
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 from knox import auth
 from knox.models import AuthToken
 from knox.settings import knox_settings
+from knox.signals import token_expired
 from rest_framework import exceptions
 
 
@@ -28,6 +30,15 @@ class TokenAuthentication(auth.TokenAuthentication):
             raise exceptions.AuthenticationFailed(_("Invalid token.")) from None
         return super().authenticate_credentials(token)
 
+    def _cleanup_token(self, auth_token) -> bool:
+        """Whether ``auth_token`` has expired (and is now deleted); others: ``tokens_expire``."""
+        if auth_token.expiry is not None and auth_token.expiry < timezone.now():
+            username = auth_token.user.get_username()
+            auth_token.delete()
+            token_expired.send(sender=self.__class__, username=username, source="auth_token")
+            return True
+        return False
+
 
 def token_create(*, user) -> tuple[AuthToken, str]:
     """A new token for ``user`` (a new device): the stored row and the key, shown only once."""
@@ -36,6 +47,11 @@ def token_create(*, user) -> tuple[AuthToken, str]:
 
 def token_revoke(*, token: AuthToken) -> None:
     token.delete()
+
+
+def tokens_expire() -> int:
+    """Delete every expired token; how many."""
+    return AuthToken.objects.filter(expiry__lt=timezone.now()).delete()[0]
 
 
 class TokenScheme(KnoxTokenScheme):

@@ -63,6 +63,34 @@ def test_an_expired_token_is_refused(anon, carl):
 
     assert_error(app.post("/api/v1/players", {"name": "Ada"}, format="json"), 401, "authentication_failed")
     assert not Player.objects.exists()
+    assert not AuthToken.objects.filter(user=carl).exists()  # deleted when presented
+
+
+def test_a_request_checks_only_its_own_token_and_beat_deletes_the_expired_ones(carl, settings):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from api.tasks import tokens_expire
+    from api.tokens import token_create
+
+    _, key = token_create(user=carl)
+    old_phone, _ = token_create(user=carl)
+    AuthToken.objects.filter(pk=old_phone.pk).update(expiry=timezone.now() - timedelta(days=1))
+    app = APIClient()
+    app.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+
+    with CaptureQueriesContext(connection) as queries:
+        assert app.post("/api/v1/players", {"name": "Ada"}, format="json").status_code == 201
+    token_reads = [q["sql"] for q in queries if "knox_authtoken" in q["sql"]]
+
+    assert len(token_reads) == 1  # the presented token with its user; not all of the user's
+    assert AuthToken.objects.filter(user=carl).count() == 2  # the expired one waits for beat
+    assert settings.CELERY_BEAT_SCHEDULE["tokens-expire"] == {"task": "api.tokens_expire", "schedule": 3600.0}
+    assert tokens_expire.run() == 1
+    assert list(AuthToken.objects.filter(user=carl).values_list("digest", flat=True)) == [
+        AuthToken.objects.exclude(pk=old_phone.pk).get().digest
+    ]
+    assert app.post("/api/v1/players", {"name": "Bea"}, format="json").status_code == 201
 
 
 def test_signing_out_revokes_this_devices_token_only(client_for, carl):
