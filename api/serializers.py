@@ -296,7 +296,9 @@ class MatchFilterSerializer(serializers.Serializer):
         if value and value not in RULESETS:
             known = ", ".join(sorted(RULESETS))
             raise serializers.ValidationError(
-                f'"{value[:40]}" is not a valid choice; the games are {known}', code="invalid_choice"
+                _('"%(value)s" is not a valid choice; the games are %(games)s')
+                % {"value": value[:40], "games": known},
+                code="invalid_choice",
             )
         return value
 
