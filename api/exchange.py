@@ -11,7 +11,9 @@ from __future__ import annotations
 import csv
 import io
 
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -35,7 +37,7 @@ FORMAT = OpenApiParameter(
     str,
     OpenApiParameter.QUERY,
     enum=["json", "csv"],
-    description="json (the default): the document the import reads back; csv: the score sheet",
+    description=gettext_lazy("json (the default): the document the import reads back; csv: the score sheet"),
 )
 
 
@@ -64,20 +66,24 @@ def _inert(cell):
 # -- the document ----------------------------------------------------------------------
 class ExportPlayerSerializer(serializers.Serializer):
     seat = serializers.IntegerField(
-        required=False, min_value=0, help_text="information: the list is in seat order"
+        required=False, min_value=0, help_text=gettext_lazy("information: the list is in seat order")
     )
     name = serializers.CharField(
-        required=False, max_length=100, help_text="import: matched or created by name"
+        required=False, max_length=100, help_text=gettext_lazy("import: matched or created by name")
     )
     player = serializers.IntegerField(
-        required=False, write_only=True, help_text="import only: an existing player of this site, by id"
+        required=False,
+        write_only=True,
+        help_text=gettext_lazy("import only: an existing player of this site, by id"),
     )
     team = serializers.IntegerField(required=False, allow_null=True, min_value=0)
     id = serializers.IntegerField(
         required=False,
         min_value=1,
         max_value=MAX_ID,
-        help_text="the player's id on the exporting site: an import on that same site (`site`) binds by it",
+        help_text=gettext_lazy(
+            "the player's id on the exporting site: an import on that same site (`site`) binds by it"
+        ),
     )
 
     def validate(self, attrs):
@@ -90,16 +96,17 @@ class ExportPlayerSerializer(serializers.Serializer):
 
 class ExportHandSerializer(serializers.Serializer):
     number = serializers.IntegerField(
-        required=False, min_value=1, help_text="information: hands are in order"
+        required=False, min_value=1, help_text=gettext_lazy("information: hands are in order")
     )
     record = serializers.JSONField(
-        help_text="the hand record as the scorers entered it (the game's record schema)"
+        help_text=gettext_lazy("the hand record as the scorers entered it (the game's record schema)")
     )
     accept_declared = serializers.BooleanField(
-        default=False, help_text="record with the declared scores standing over mismatches (spec 1.6)"
+        default=False,
+        help_text=gettext_lazy("record with the declared scores standing over mismatches (spec 1.6)"),
     )
     reason = serializers.CharField(
-        default="", allow_blank=True, help_text="why (required with accept_declared)"
+        default="", allow_blank=True, help_text=gettext_lazy("why (required with accept_declared)")
     )
     version = serializers.IntegerField(read_only=True)
     status = serializers.CharField(read_only=True)
@@ -107,7 +114,7 @@ class ExportHandSerializer(serializers.Serializer):
     declared = serializers.JSONField(read_only=True, allow_null=True)
     computed = serializers.JSONField(read_only=True, allow_null=True)
     running = serializers.JSONField(
-        read_only=True, allow_null=True, help_text="totals (cul: banks) after the hand"
+        read_only=True, allow_null=True, help_text=gettext_lazy("totals (cul: banks) after the hand")
     )
     errors = serializers.JSONField(read_only=True)
     mismatches = serializers.JSONField(read_only=True)
@@ -118,16 +125,24 @@ class MatchExportSerializer(serializers.Serializer):
     players (name or player, team), hands (record, accept_declared, reason), status and
     void_reason; the other fields are information and are recomputed on import."""
 
-    format = serializers.CharField(help_text=f"always {exchange.FORMAT!r}")
-    format_version = serializers.IntegerField(help_text=f"{exchange.FORMAT_VERSION} for this site")
+    format = serializers.CharField(
+        help_text=lazy(lambda: _("always %(format)s") % {"format": repr(exchange.FORMAT)}, str)()
+    )
+    format_version = serializers.IntegerField(
+        help_text=lazy(lambda: _("%(version)s for this site") % {"version": exchange.FORMAT_VERSION}, str)()
+    )
     site = serializers.CharField(
         required=False,
         allow_blank=True,
         max_length=200,
-        help_text="the exporting site (SCOREKEEPER_SITE): an import there binds players by `id`",
+        help_text=gettext_lazy(
+            "the exporting site (SCOREKEEPER_SITE): an import there binds players by `id`"
+        ),
     )
     exported_at = serializers.DateTimeField(read_only=True)
-    match = serializers.IntegerField(read_only=True, help_text="the match's id on the exporting site")
+    match = serializers.IntegerField(
+        read_only=True, help_text=gettext_lazy("the match's id on the exporting site")
+    )
     version = serializers.IntegerField(read_only=True)
     game = serializers.CharField(max_length=32)
     preset = serializers.ChoiceField(choices=PRESETS, default="classic")
@@ -170,11 +185,11 @@ class MatchExport(APIView):
     renderer_classes = [JSONRenderer, ScoreSheetCSVRenderer]
 
     @extend_schema(
-        summary="Export a match: a JSON document (for the import) or a CSV score sheet",
+        summary=gettext_lazy("Export a match: a JSON document (for the import) or a CSV score sheet"),
         parameters=[FORMAT],
         responses={
             (200, "application/json"): MatchExportSerializer,
-            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="the score sheet"),
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description=gettext_lazy("the score sheet")),
             **schema.errors(404),
         },
     )
@@ -204,7 +219,9 @@ class MatchImport(APIView):
     body_limit_setting = "API_IMPORT_MAX_BODY"
 
     @extend_schema(
-        summary="Import a match from an export document (validated like live recording, all or nothing)",
+        summary=gettext_lazy(
+            "Import a match from an export document (validated like live recording, all or nothing)"
+        ),
         request=MatchExportSerializer,
         responses={201: MatchDetailSerializer, **schema.errors(*schema.WRITE_ERRORS)},
         parameters=[schema.IDEMPOTENCY_KEY],

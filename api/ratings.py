@@ -5,6 +5,7 @@ the full recompute (staff). Reads through ``ratings.selectors``, the recompute t
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import AllowAny, IsAdminUser
@@ -23,7 +24,7 @@ from .idempotency import idempotent
 from .serializers import MAX_ID
 
 # -- serializers ---------------------------------------------------------------------------
-DISPLAYED = "the displayed (conservative) rating, mu − z·sigma (docs/ratings.md)"
+DISPLAYED = gettext_lazy("the displayed (conservative) rating, mu − z·sigma (docs/ratings.md)")
 
 
 class RatedPlayerSerializer(serializers.Serializer):
@@ -32,24 +33,30 @@ class RatedPlayerSerializer(serializers.Serializer):
 
 
 class LeaderboardEntrySerializer(serializers.Serializer):
-    place = serializers.IntegerField(help_text="1 for the best; equal ratings share a place")
+    place = serializers.IntegerField(help_text=gettext_lazy("1 for the best; equal ratings share a place"))
     player = RatedPlayerSerializer()
     rating = serializers.FloatField(source="conservative", help_text=DISPLAYED)
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     matches = serializers.IntegerField()
-    wins = serializers.IntegerField(help_text="first places (a shared first place counts)")
+    wins = serializers.IntegerField(help_text=gettext_lazy("first places (a shared first place counts)"))
     last_played_at = serializers.DateTimeField()
-    provisional = serializers.SerializerMethodField(help_text="too few matches (or too uncertain) to rank")
+    provisional = serializers.SerializerMethodField(
+        help_text=gettext_lazy("too few matches (or too uncertain) to rank")
+    )
 
     def get_provisional(self, row) -> bool:
         return _provisional(row)
 
 
 class CulOverallSerializer(serializers.Serializer):
-    matches = serializers.IntegerField(help_text="finished cul matches counted")
-    literal = serializers.FloatField(allow_null=True, help_text="percent, spec 8's literal scale")
-    normalised = serializers.FloatField(allow_null=True, help_text="percent, spec 8's normalised scale")
+    matches = serializers.IntegerField(help_text=gettext_lazy("finished cul matches counted"))
+    literal = serializers.FloatField(
+        allow_null=True, help_text=gettext_lazy("percent, spec 8's literal scale")
+    )
+    normalised = serializers.FloatField(
+        allow_null=True, help_text=gettext_lazy("percent, spec 8's normalised scale")
+    )
 
 
 class PlayerGameRatingSerializer(serializers.Serializer):
@@ -61,11 +68,15 @@ class PlayerGameRatingSerializer(serializers.Serializer):
     wins = serializers.IntegerField()
     last_played_at = serializers.DateTimeField()
     provisional = serializers.SerializerMethodField()
-    place = serializers.IntegerField(allow_null=True, help_text="on the game's leaderboard; null: not listed")
-    overall_cul_rating = CulOverallSerializer(
-        allow_null=True, help_text="cul only: RULES.md 8 on the sums over all his cul matches"
+    place = serializers.IntegerField(
+        allow_null=True, help_text=gettext_lazy("on the game's leaderboard; null: not listed")
     )
-    history = serializers.SerializerMethodField(help_text="his rated matches in this game, paginated")
+    overall_cul_rating = CulOverallSerializer(
+        allow_null=True, help_text=gettext_lazy("cul only: RULES.md 8 on the sums over all his cul matches")
+    )
+    history = serializers.SerializerMethodField(
+        help_text=gettext_lazy("his rated matches in this game, paginated")
+    )
 
     def get_provisional(self, row) -> bool:
         return _provisional(row)
@@ -83,16 +94,16 @@ class PlayerRatingsSerializer(serializers.Serializer):
 class RatingValueSerializer(serializers.Serializer):
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
-    rating = serializers.FloatField(help_text="the displayed rating, mu − z·sigma")
+    rating = serializers.FloatField(help_text=gettext_lazy("the displayed rating, mu − z·sigma"))
 
 
 class HistoryEntrySerializer(serializers.Serializer):
     match = serializers.IntegerField(source="match_id")
     finished_at = serializers.DateTimeField()
-    side = serializers.IntegerField(help_text="his side, 0-based (piquet-voleur: his team)")
+    side = serializers.IntegerField(help_text=gettext_lazy("his side, 0-based (piquet-voleur: his team)"))
     place = serializers.IntegerField()
     win_probability = serializers.FloatField(
-        help_text="his side's chance of the first place, before the match"
+        help_text=gettext_lazy("his side's chance of the first place, before the match")
     )
     before = serializers.SerializerMethodField()
     after = serializers.SerializerMethodField()
@@ -105,20 +116,22 @@ class HistoryEntrySerializer(serializers.Serializer):
 
 
 class PredictRequestSerializer(serializers.Serializer):
-    game = serializers.CharField(max_length=32, help_text="a key of GET /api/v1/games")
+    game = serializers.CharField(max_length=32, help_text=gettext_lazy("a key of GET /api/v1/games"))
     players = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         min_length=2,
         max_length=16,
-        help_text="player ids in seat order",
+        help_text=gettext_lazy("player ids in seat order"),
     )
     teams = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=15),
         required=False,
         allow_null=True,
         max_length=16,
-        help_text="a team number per seat: seats with the same number play as one side. Default: "
-        "piquet-voleur's partnerships (0+2 against 1+3), every seat its own side otherwise",
+        help_text=gettext_lazy(
+            "a team number per seat: seats with the same number play as one side. Default: "
+            "piquet-voleur's partnerships (0+2 against 1+3), every seat its own side otherwise"
+        ),
     )
 
 
@@ -134,14 +147,18 @@ class PredictedPlayerSerializer(serializers.Serializer):
 
 class PredictedSideSerializer(serializers.Serializer):
     players = PredictedPlayerSerializer(many=True)
-    win_probability = serializers.FloatField(help_text="chance of the first place; the sides' sum to 1")
-    expected_rank = serializers.FloatField(help_text="1 … number of sides")
+    win_probability = serializers.FloatField(
+        help_text=gettext_lazy("chance of the first place; the sides' sum to 1")
+    )
+    expected_rank = serializers.FloatField(help_text=gettext_lazy("1 … number of sides"))
 
 
 class PredictionSerializer(serializers.Serializer):
     game = serializers.CharField()
     sides = PredictedSideSerializer(many=True)
-    draw_probability = serializers.FloatField(allow_null=True, help_text="two sides only; null otherwise")
+    draw_probability = serializers.FloatField(
+        allow_null=True, help_text=gettext_lazy("two sides only; null otherwise")
+    )
 
 
 class RecomputeRequestSerializer(serializers.Serializer):
@@ -149,7 +166,7 @@ class RecomputeRequestSerializer(serializers.Serializer):
         child=serializers.CharField(max_length=32),
         required=False,
         max_length=64,
-        help_text="the pools to rebuild; default every pool",
+        help_text=gettext_lazy("the pools to rebuild; default every pool"),
     )
 
 
@@ -303,9 +320,11 @@ class RecomputeList(generics.GenericAPIView):
         )
 
     @extend_schema(
-        summary="Start a full recompute (staff only)",
-        description="Rebuilds every pool (or those of `games`) from the recorded matches, one Celery task "
-        "per pool; answers 202 with the job, whose `done` / `total` (pools) show its progress.",
+        summary=gettext_lazy("Start a full recompute (staff only)"),
+        description=gettext_lazy(
+            "Rebuilds every pool (or those of `games`) from the recorded matches, one Celery task "
+            "per pool; answers 202 with the job, whose `done` / `total` (pools) show its progress."
+        ),
         request=RecomputeRequestSerializer,
         responses={202: RecomputeJobSerializer, **schema.errors(*schema.WRITE_ERRORS)},
         parameters=[schema.IDEMPOTENCY_KEY],

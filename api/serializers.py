@@ -8,6 +8,7 @@ schema describes exactly what is sent.
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -26,29 +27,33 @@ MAX_VERSION = 2**31 - 1
 class ErrorItemSerializer(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
-    field = serializers.CharField(help_text="path into the request, e.g. `record.tricks[3]`")
-    path = serializers.CharField(required=False, help_text="rule errors: the engine's path (spec 1.5)")
+    field = serializers.CharField(help_text=gettext_lazy("path into the request, e.g. `record.tricks[3]`"))
+    path = serializers.CharField(
+        required=False, help_text=gettext_lazy("rule errors: the engine's path (spec 1.5)")
+    )
 
 
-_MESSAGE_PARAMS = "its parameters; a nested message is {code, params} (stable, for storage)"
+_MESSAGE_PARAMS = gettext_lazy("its parameters; a nested message is {code, params} (stable, for storage)")
 
 
 class ProblemSerializer(serializers.Serializer):
     code = serializers.CharField()
     path = serializers.CharField(allow_blank=True)
-    message = serializers.CharField(help_text="for people, in the request's language")
+    message = serializers.CharField(help_text=gettext_lazy("for people, in the request's language"))
     message_code = serializers.CharField(
-        required=False, help_text="the engine's message code (scorekeeper/rules/messages.py)"
+        required=False, help_text=gettext_lazy("the engine's message code (scorekeeper/rules/messages.py)")
     )
     message_params = serializers.JSONField(required=False, help_text=_MESSAGE_PARAMS)
 
 
 class MismatchSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
-    declared = serializers.JSONField(help_text="what the players claimed")
-    computed = serializers.JSONField(help_text="what the rules give")
-    explanation = serializers.CharField(help_text="for people, in the request's language")
-    explanation_code = serializers.CharField(required=False, help_text="the engine's message code")
+    declared = serializers.JSONField(help_text=gettext_lazy("what the players claimed"))
+    computed = serializers.JSONField(help_text=gettext_lazy("what the rules give"))
+    explanation = serializers.CharField(help_text=gettext_lazy("for people, in the request's language"))
+    explanation_code = serializers.CharField(
+        required=False, help_text=gettext_lazy("the engine's message code")
+    )
     explanation_params = serializers.JSONField(required=False, help_text=_MESSAGE_PARAMS)
 
 
@@ -56,8 +61,10 @@ class LineSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     item = serializers.CharField()
     points = serializers.IntegerField()
-    note = serializers.CharField(allow_blank=True, help_text="for people, in the request's language")
-    note_code = serializers.CharField(required=False, help_text="the engine's message code")
+    note = serializers.CharField(
+        allow_blank=True, help_text=gettext_lazy("for people, in the request's language")
+    )
+    note_code = serializers.CharField(required=False, help_text=gettext_lazy("the engine's message code"))
     note_params = serializers.JSONField(required=False, help_text=_MESSAGE_PARAMS)
 
 
@@ -67,7 +74,7 @@ class EvaluationSerializer(serializers.Serializer):
     def to_representation(self, instance):
         return super().to_representation(i18n.evaluation(instance))
 
-    valid = serializers.BooleanField(help_text="no errors and no mismatches")
+    valid = serializers.BooleanField(help_text=gettext_lazy("no errors and no mismatches"))
     scores = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     breakdown = LineSerializer(many=True)
     state_after = serializers.JSONField(allow_null=True)
@@ -97,26 +104,36 @@ class HandSummarySerializer(serializers.Serializer):
 class ErrorSerializer(serializers.Serializer):
     """The one body of every 4xx answer. ``code`` is stable and machine-readable."""
 
-    code = serializers.CharField(help_text="machine code, e.g. `score_mismatch`, `version_conflict`")
-    message = serializers.CharField(help_text="for people")
-    field = serializers.CharField(allow_blank=True, help_text="path into the request; empty if none")
+    code = serializers.CharField(
+        help_text=gettext_lazy("machine code, e.g. `score_mismatch`, `version_conflict`")
+    )
+    message = serializers.CharField(help_text=gettext_lazy("for people"))
+    field = serializers.CharField(
+        allow_blank=True, help_text=gettext_lazy("path into the request; empty if none")
+    )
     errors = ErrorItemSerializer(
-        many=True, required=False, help_text="every problem (validation errors, rule errors)"
+        many=True, required=False, help_text=gettext_lazy("every problem (validation errors, rule errors)")
     )
     mismatches = MismatchSerializer(
-        many=True, required=False, help_text="rule rejections: each seat's declared vs computed and why"
+        many=True,
+        required=False,
+        help_text=gettext_lazy("rule rejections: each seat's declared vs computed and why"),
     )
-    evaluation = EvaluationSerializer(required=False, help_text="rule rejections: the engine's full result")
+    evaluation = EvaluationSerializer(
+        required=False, help_text=gettext_lazy("rule rejections: the engine's full result")
+    )
     problems = ProblemSerializer(
-        many=True, required=False, help_text="options_invalid: the engine's problems"
+        many=True, required=False, help_text=gettext_lazy("options_invalid: the engine's problems")
     )
-    current_version = serializers.IntegerField(required=False, help_text="409 version_conflict")
-    hand_count = serializers.IntegerField(required=False, help_text="409 version_conflict")
-    status = serializers.CharField(required=False, help_text="409 version_conflict: the match's status")
+    current_version = serializers.IntegerField(required=False, help_text=gettext_lazy("409 version_conflict"))
+    hand_count = serializers.IntegerField(required=False, help_text=gettext_lazy("409 version_conflict"))
+    status = serializers.CharField(
+        required=False, help_text=gettext_lazy("409 version_conflict: the match's status")
+    )
     last_hand = HandSummarySerializer(
-        required=False, allow_null=True, help_text="409 version_conflict: the current last hand"
+        required=False, allow_null=True, help_text=gettext_lazy("409 version_conflict: the current last hand")
     )
-    result = serializers.JSONField(required=False, allow_null=True, help_text="409 match_over")
+    result = serializers.JSONField(required=False, allow_null=True, help_text=gettext_lazy("409 match_over"))
 
 
 # -- the catalog and the dry run -----------------------------------------------------------
@@ -124,38 +141,51 @@ class OptionSpecSerializer(serializers.Serializer):
     name = serializers.CharField()
     type = serializers.ChoiceField(["bool", "int", "enum", "auto_int"])
     effect = serializers.ChoiceField(["scoring", "check", "recorded"])
-    label = serializers.CharField(help_text="the option's name for people, in the request's language")
-    help = serializers.CharField(help_text="in the request's language")
-    defaults = serializers.DictField(child=serializers.JSONField(), help_text="the value per preset")
+    label = serializers.CharField(
+        help_text=gettext_lazy("the option's name for people, in the request's language")
+    )
+    help = serializers.CharField(help_text=gettext_lazy("in the request's language"))
+    defaults = serializers.DictField(
+        child=serializers.JSONField(), help_text=gettext_lazy("the value per preset")
+    )
     choices = serializers.ListField(child=serializers.JSONField(), required=False)
     choice_labels = serializers.ListField(
         child=serializers.CharField(),
         required=False,
-        help_text="each of ``choices`` in words, in the request's language (same order)",
+        help_text=gettext_lazy("each of ``choices`` in words, in the request's language (same order)"),
     )
     minimum = serializers.IntegerField(required=False)
-    maximum = serializers.IntegerField(required=False, help_text="integers: at most 2147483647 (32 bits)")
+    maximum = serializers.IntegerField(
+        required=False, help_text=gettext_lazy("integers: at most 2147483647 (32 bits)")
+    )
 
 
 class GameSerializer(serializers.Serializer):
     key = serializers.CharField()
-    title = serializers.CharField(help_text="in the request's language")
-    seats = serializers.ListField(child=serializers.IntegerField(), help_text="allowed seat counts")
+    title = serializers.CharField(help_text=gettext_lazy("in the request's language"))
+    seats = serializers.ListField(
+        child=serializers.IntegerField(), help_text=gettext_lazy("allowed seat counts")
+    )
     presets = serializers.ListField(child=serializers.CharField())
     options = OptionSpecSerializer(many=True)
-    record_schema = serializers.DictField(help_text="JSON Schema (draft 2020-12) of a hand record")
+    record_schema = serializers.DictField(
+        help_text=gettext_lazy("JSON Schema (draft 2020-12) of a hand record")
+    )
 
 
 class ScoreRequestSerializer(serializers.Serializer):
     preset = serializers.ChoiceField(PRESETS, default="classic")
-    options = serializers.DictField(default=dict, help_text="overrides of the preset's values")
+    options = serializers.DictField(default=dict, help_text=gettext_lazy("overrides of the preset's values"))
     seats = serializers.IntegerField(min_value=1, max_value=64)
     state = serializers.JSONField(
-        default=None, allow_null=True, help_text="the state before the hand; null = before the first"
+        default=None,
+        allow_null=True,
+        help_text=gettext_lazy("the state before the hand; null = before the first"),
     )
-    hand = serializers.JSONField(help_text="the hand record (see the game's record_schema)")
+    hand = serializers.JSONField(help_text=gettext_lazy("the hand record (see the game's record_schema)"))
     accept_declared = serializers.BooleanField(
-        default=False, help_text="preview a disputed hand: the state after it built from the declared values"
+        default=False,
+        help_text=gettext_lazy("preview a disputed hand: the state after it built from the declared values"),
     )
 
 
@@ -217,29 +247,31 @@ class MatchSerializer(serializers.ModelSerializer):
 
 class PlayerDetailSerializer(PlayerSerializer):
     match_count = serializers.IntegerField(read_only=True)
-    matches = MatchSerializer(many=True, read_only=True, help_text="the 20 most recent")
-    matches_url = serializers.CharField(read_only=True, help_text="all of them, paginated")
+    matches = MatchSerializer(many=True, read_only=True, help_text=gettext_lazy("the 20 most recent"))
+    matches_url = serializers.CharField(read_only=True, help_text=gettext_lazy("all of them, paginated"))
 
     class Meta(PlayerSerializer.Meta):
         fields = [*PlayerSerializer.Meta.fields, "match_count", "matches", "matches_url"]
 
 
 class MatchCreateSerializer(serializers.Serializer):
-    game = serializers.CharField(max_length=32, help_text="a key of GET /api/v1/games")
+    game = serializers.CharField(max_length=32, help_text=gettext_lazy("a key of GET /api/v1/games"))
     preset = serializers.ChoiceField(PRESETS, default="classic")
-    options = serializers.DictField(default=dict, help_text="overrides of the preset's values")
+    options = serializers.DictField(default=dict, help_text=gettext_lazy("overrides of the preset's values"))
     players = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         max_length=16,
-        help_text="player ids in seat order",
+        help_text=gettext_lazy("player ids in seat order"),
     )
     teams = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=16),
         max_length=16,
         required=False,
         allow_null=True,
-        help_text="partnership games only: the team of each seat, which the rules fix (the game's "
-        "`partnerships`; piquet-voleur: [0, 1, 0, 1]); may be left out",
+        help_text=gettext_lazy(
+            "partnership games only: the team of each seat, which the rules fix (the game's "
+            "`partnerships`; piquet-voleur: [0, 1, 0, 1]); may be left out"
+        ),
     )
     title = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
@@ -247,10 +279,16 @@ class MatchCreateSerializer(serializers.Serializer):
 class MatchFilterSerializer(serializers.Serializer):
     game = serializers.CharField(required=False, max_length=32)
     status = serializers.ChoiceField(Match.Status.values, required=False)
-    player = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID, help_text="a player id")
-    date = serializers.DateField(required=False, help_text="created on this day (UTC)")
-    date_from = serializers.DateField(required=False, help_text="created on or after this day (UTC)")
-    date_to = serializers.DateField(required=False, help_text="created on or before this day (UTC)")
+    player = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, help_text=gettext_lazy("a player id")
+    )
+    date = serializers.DateField(required=False, help_text=gettext_lazy("created on this day (UTC)"))
+    date_from = serializers.DateField(
+        required=False, help_text=gettext_lazy("created on or after this day (UTC)")
+    )
+    date_to = serializers.DateField(
+        required=False, help_text=gettext_lazy("created on or before this day (UTC)")
+    )
 
     def validate_game(self, value):
         # Like ``status``, a choice: a game the site does not know is a 400, not an empty list.
@@ -258,7 +296,9 @@ class MatchFilterSerializer(serializers.Serializer):
         if value and value not in RULESETS:
             known = ", ".join(sorted(RULESETS))
             raise serializers.ValidationError(
-                f'"{value[:40]}" is not a valid choice; the games are {known}', code="invalid_choice"
+                _('"%(value)s" is not a valid choice; the games are %(games)s')
+                % {"value": value[:40], "games": known},
+                code="invalid_choice",
             )
         return value
 
@@ -278,7 +318,9 @@ class ScoreSheetHandSerializer(serializers.Serializer):
     status = serializers.CharField()
     declared = serializers.JSONField(allow_null=True)
     computed = serializers.JSONField(allow_null=True)
-    running = serializers.JSONField(allow_null=True, help_text="totals (cul: banks) after the hand")
+    running = serializers.JSONField(
+        allow_null=True, help_text=gettext_lazy("totals (cul: banks) after the hand")
+    )
     accepted_declared = serializers.BooleanField()
     reason = serializers.CharField(allow_blank=True)
     errors = ProblemSerializer(many=True)
@@ -321,7 +363,9 @@ class MatchStateSerializer(serializers.Serializer):
 
 
 class ScorerAddSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, help_text="the user who may score this match too")
+    username = serializers.CharField(
+        max_length=150, help_text=gettext_lazy("the user who may score this match too")
+    )
 
 
 class ScorersSerializer(serializers.Serializer):
@@ -335,13 +379,14 @@ class VersionField(serializers.IntegerField):
         kwargs.setdefault("max_value", MAX_VERSION)
         kwargs.setdefault("required", False)
         kwargs.setdefault(
-            "help_text", "the match version last seen (or the If-Match header); a stale one is a 409"
+            "help_text",
+            gettext_lazy("the match version last seen (or the If-Match header); a stale one is a 409"),
         )
         super().__init__(**kwargs)
 
 
 class ReasonSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=2000, help_text="why (kept in the audit log)")
+    reason = serializers.CharField(max_length=2000, help_text=gettext_lazy("why (kept in the audit log)"))
     version = VersionField()
 
 
@@ -357,11 +402,11 @@ class HandSerializer(serializers.Serializer):
     record = serializers.JSONField()
     declared = serializers.JSONField(allow_null=True, required=False)
     computed = serializers.JSONField(allow_null=True, required=False)
-    running = serializers.SerializerMethodField(help_text="totals (cul: banks) after the hand")
+    running = serializers.SerializerMethodField(help_text=gettext_lazy("totals (cul: banks) after the hand"))
     state_after = serializers.JSONField(allow_null=True, required=False)
     accepted_declared = serializers.BooleanField(required=False)
     reason = serializers.CharField(allow_blank=True, required=False)
-    supersedes = serializers.SerializerMethodField(help_text="the version this one replaced")
+    supersedes = serializers.SerializerMethodField(help_text=gettext_lazy("the version this one replaced"))
     recorded_by = serializers.SerializerMethodField()
     recorded_at = serializers.DateTimeField(read_only=True)
     evaluation = EvaluationField(read_only=True)
@@ -378,17 +423,18 @@ class HandSerializer(serializers.Serializer):
 
 
 class HandCreateSerializer(serializers.Serializer):
-    record = serializers.JSONField(help_text="the hand record (see the game's record_schema)")
+    record = serializers.JSONField(help_text=gettext_lazy("the hand record (see the game's record_schema)"))
     version = VersionField()
     accept_declared = serializers.BooleanField(
-        default=False, help_text="store a hand with mismatches as disputed, declared values standing"
+        default=False,
+        help_text=gettext_lazy("store a hand with mismatches as disputed, declared values standing"),
     )
     reason = serializers.CharField(
         max_length=2000,
         required=False,
         allow_blank=True,
         default="",
-        help_text="required with accept_declared",
+        help_text=gettext_lazy("required with accept_declared"),
     )
 
 
@@ -396,11 +442,13 @@ class HandWrittenSerializer(serializers.Serializer):
     """201 of a recording or a correction."""
 
     hand = HandSerializer()
-    evaluation = EvaluationSerializer(help_text="the engine's result for this hand")
+    evaluation = EvaluationSerializer(help_text=gettext_lazy("the engine's result for this hand"))
     match = MatchStateSerializer()
-    version = serializers.IntegerField(help_text="the match's new version: send it with the next write")
+    version = serializers.IntegerField(
+        help_text=gettext_lazy("the match's new version: send it with the next write")
+    )
     reevaluated = serializers.ListField(
         child=serializers.IntegerField(),
         required=False,
-        help_text="corrections: the later hands that got a new version",
+        help_text=gettext_lazy("corrections: the later hands that got a new version"),
     )

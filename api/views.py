@@ -14,6 +14,7 @@ from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.shortcuts import get_object_or_404
 from django.utils.http import parse_etags
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import exceptions as drf_exceptions
@@ -156,7 +157,7 @@ class TokenCreate(APIView):
             200: inline_serializer(
                 "TokenResponse",
                 {
-                    "token": serializers.CharField(help_text="the key: shown only this once"),
+                    "token": serializers.CharField(help_text=gettext_lazy("the key: shown only this once")),
                     "expiry": serializers.DateTimeField(allow_null=True),
                 },
             ),
@@ -263,8 +264,8 @@ class PlayerList(generics.GenericAPIView):
     serializer_class = PlayerSerializer
 
     @extend_schema(
-        summary="Players by name",
-        parameters=[OpenApiParameter("search", str, description="part of the name, any case")],
+        summary=gettext_lazy("Players by name"),
+        parameters=[OpenApiParameter("search", str, description=gettext_lazy("part of the name, any case"))],
         responses={200: PlayerSerializer(many=True)},
     )
     def get(self, request):
@@ -274,7 +275,7 @@ class PlayerList(generics.GenericAPIView):
         return self.get_paginated_response(PlayerSerializer(page, many=True).data)
 
     @extend_schema(
-        summary="Add a player (signed in)",
+        summary=gettext_lazy("Add a player (signed in)"),
         request=PlayerCreateSerializer,
         responses={201: PlayerSerializer, **schema.errors(*schema.WRITE_ERRORS)},
         parameters=[schema.IDEMPOTENCY_KEY],
@@ -291,7 +292,8 @@ class PlayerList(generics.GenericAPIView):
 
 class PlayerDetail(APIView):
     @extend_schema(
-        summary="A player with their matches", responses={200: PlayerDetailSerializer, **schema.errors(404)}
+        summary=gettext_lazy("A player with their matches"),
+        responses={200: PlayerDetailSerializer, **schema.errors(404)},
     )
     def get(self, request, pk: int):
         player = get_object_or_404(Player, pk=pk)
@@ -307,7 +309,7 @@ class MatchList(generics.GenericAPIView):
     serializer_class = MatchSerializer
 
     @extend_schema(
-        summary="Matches, newest first",
+        summary=gettext_lazy("Matches, newest first"),
         parameters=[MatchFilterSerializer],
         responses={200: MatchSerializer(many=True), **schema.errors(400, 404)},
     )
@@ -325,7 +327,7 @@ class MatchList(generics.GenericAPIView):
         return self.get_paginated_response(MatchSerializer(page, many=True).data)
 
     @extend_schema(
-        summary="Start a match (signed in; you become its first scorer)",
+        summary=gettext_lazy("Start a match (signed in; you become its first scorer)"),
         request=MatchCreateSerializer,
         responses={201: MatchSerializer, **schema.errors(*schema.WRITE_ERRORS)},
         parameters=[schema.IDEMPOTENCY_KEY],
@@ -349,10 +351,12 @@ class MatchList(generics.GenericAPIView):
 
 class MatchDetail(APIView):
     @extend_schema(
-        summary="The score sheet",
-        description="Every current hand with declared and computed scores and the running totals (cul: "
-        "banks) after it, the totals, the state and the result once the match is over. "
-        "The `ETag` header is the version.",
+        summary=gettext_lazy("The score sheet"),
+        description=gettext_lazy(
+            "Every current hand with declared and computed scores and the running totals (cul: "
+            "banks) after it, the totals, the state and the result once the match is over. "
+            "The `ETag` header is the version."
+        ),
         responses={200: MatchDetailSerializer, **schema.errors(404)},
     )
     def get(self, request, pk: int):
@@ -362,7 +366,7 @@ class MatchDetail(APIView):
 
 class MatchScorers(APIView):
     @extend_schema(
-        summary="Let another user score this match (scorers only)",
+        summary=gettext_lazy("Let another user score this match (scorers only)"),
         request=ScorerAddSerializer,
         responses={201: ScorersSerializer, **schema.errors(*schema.WRITE_ERRORS, 404)},
         parameters=[schema.IDEMPOTENCY_KEY],
@@ -402,7 +406,7 @@ _STATUS_SCHEMA = {
 class MatchVoid(_MatchStatusChange):
     service = staticmethod(services.match_void)
 
-    @extend_schema(summary="Set a match aside, with a reason (scorers only)", **_STATUS_SCHEMA)
+    @extend_schema(summary=gettext_lazy("Set a match aside, with a reason (scorers only)"), **_STATUS_SCHEMA)
     @idempotent
     def post(self, request, pk: int):
         return super().post(request, pk)
@@ -411,7 +415,7 @@ class MatchVoid(_MatchStatusChange):
 class MatchReopen(_MatchStatusChange):
     service = staticmethod(services.match_reopen)
 
-    @extend_schema(summary="Undo a void, with a reason (scorers only)", **_STATUS_SCHEMA)
+    @extend_schema(summary=gettext_lazy("Undo a void, with a reason (scorers only)"), **_STATUS_SCHEMA)
     @idempotent
     def post(self, request, pk: int):
         return super().post(request, pk)
@@ -445,7 +449,7 @@ class HandList(generics.GenericAPIView):
     serializer_class = HandSerializer
 
     @extend_schema(
-        summary="The current hands of a match",
+        summary=gettext_lazy("The current hands of a match"),
         responses={200: HandSerializer(many=True), **schema.errors(404)},
     )
     def get(self, request, pk: int):
@@ -455,13 +459,15 @@ class HandList(generics.GenericAPIView):
         return self.get_paginated_response(HandSerializer(page, many=True).data)
 
     @extend_schema(
-        summary="Record the next hand (scorers only)",
-        description="The rules engine checks the record against the state after the last hand. "
-        "Errors: 400 `hand_invalid`, nothing stored. Declared scores that differ from the "
-        "rules: 400 `score_mismatch` listing each seat's declared vs computed score and why, "
-        "nothing stored, unless `accept_declared` with a non-empty `reason`: then the hand is "
-        "stored *disputed* with the declared values standing. A stale version: 409 "
-        "`version_conflict` with what is current. A finished match: 409 `match_over`.",
+        summary=gettext_lazy("Record the next hand (scorers only)"),
+        description=gettext_lazy(
+            "The rules engine checks the record against the state after the last hand. "
+            "Errors: 400 `hand_invalid`, nothing stored. Declared scores that differ from the "
+            "rules: 400 `score_mismatch` listing each seat's declared vs computed score and why, "
+            "nothing stored, unless `accept_declared` with a non-empty `reason`: then the hand is "
+            "stored *disputed* with the declared values standing. A stale version: 409 "
+            "`version_conflict` with what is current. A finished match: 409 `match_over`."
+        ),
         **_HAND_WRITE,
     )
     @idempotent
@@ -486,7 +492,8 @@ class HandList(generics.GenericAPIView):
 
 class HandDetail(APIView):
     @extend_schema(
-        summary="The current version of hand n", responses={200: HandSerializer, **schema.errors(404)}
+        summary=gettext_lazy("The current version of hand n"),
+        responses={200: HandSerializer, **schema.errors(404)},
     )
     def get(self, request, pk: int, number: int):
         match = _match(pk)
@@ -499,7 +506,7 @@ class HandHistory(generics.GenericAPIView):
     serializer_class = HandSerializer
 
     @extend_schema(
-        summary="Every version of hand n, oldest first (the last one is current)",
+        summary=gettext_lazy("Every version of hand n, oldest first (the last one is current)"),
         responses={200: HandSerializer(many=True), **schema.errors(404)},
     )
     def get(self, request, pk: int, number: int):
@@ -517,11 +524,13 @@ class HandHistory(generics.GenericAPIView):
 
 class HandCorrections(APIView):
     @extend_schema(
-        summary="Correct hand n (scorers only)",
-        description="Supersedes hand n with a new version, validated like a recording against the "
-        "state before it; every later hand is re-evaluated from the new state (`reevaluated` "
-        "lists those that got a new version) and the match's result recomputed. Old versions stay "
-        "readable in the hand's history.",
+        summary=gettext_lazy("Correct hand n (scorers only)"),
+        description=gettext_lazy(
+            "Supersedes hand n with a new version, validated like a recording against the "
+            "state before it; every later hand is re-evaluated from the new state (`reevaluated` "
+            "lists those that got a new version) and the match's result recomputed. Old versions stay "
+            "readable in the hand's history."
+        ),
         **_HAND_WRITE,
     )
     @idempotent

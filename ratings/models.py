@@ -18,28 +18,49 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class RatingPool(models.Model):
     """The ratings of one game (one pool per game key)."""
 
-    game = models.CharField(max_length=32, unique=True)
+    game = models.CharField(_("game"), max_length=32, unique=True)
     #: How many matches the pool has rated (finished, not void).
-    matches = models.PositiveIntegerField(default=0)
+    matches = models.PositiveIntegerField(
+        _("rated matches"), default=0, help_text=_("The matches the pool has rated: finished, not void.")
+    )
     #: The last match of the pool's order that was rated, and when it finished.
     last_match = models.ForeignKey(
-        "matches.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+        "matches.Match",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_index=False,
+        verbose_name=_("last rated match"),
     )
-    last_finished_at = models.DateTimeField(null=True, blank=True)
-    updated_at = models.DateTimeField(null=True, blank=True)
+    last_finished_at = models.DateTimeField(
+        _("last match finished at"), null=True, blank=True, help_text=_("When the last rated match finished.")
+    )
+    updated_at = models.DateTimeField(_("updated at"), null=True, blank=True)
     #: The last full recompute that rebuilt this pool (a redelivered pool task skips it).
     recomputed_by = models.ForeignKey(
-        "RecomputeJob", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+        "RecomputeJob",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_index=False,
+        verbose_name=_("recomputed by"),
+        help_text=_("The last full recompute that rebuilt this pool."),
     )
-    recomputed_at = models.DateTimeField(null=True, blank=True)
+    recomputed_at = models.DateTimeField(_("recomputed at"), null=True, blank=True)
 
     class Meta:
         ordering = ["game"]
+        verbose_name = _("rating pool")
+        verbose_name_plural = _("rating pools")
 
     def __str__(self) -> str:
         return self.game
@@ -48,19 +69,29 @@ class RatingPool(models.Model):
 class PlayerRating(models.Model):
     """A player's current rating in one pool: ``mu`` and ``sigma`` of the skill belief."""
 
-    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="ratings", db_index=False)
-    player = models.ForeignKey("matches.Player", on_delete=models.CASCADE, related_name="ratings")
-    mu = models.FloatField()
-    sigma = models.FloatField()
+    pool = models.ForeignKey(
+        RatingPool, on_delete=models.CASCADE, related_name="ratings", db_index=False, verbose_name=_("pool")
+    )
+    player = models.ForeignKey(
+        "matches.Player", on_delete=models.CASCADE, related_name="ratings", verbose_name=_("player")
+    )
+    mu = models.FloatField("μ", help_text=_("The estimated skill."))
+    sigma = models.FloatField("σ", help_text=_("The uncertainty of the estimated skill."))
     #: The displayed rating, ``mu − z·sigma`` of the rater (stored: the leaderboard sorts by it).
-    conservative = models.FloatField()
-    matches = models.PositiveIntegerField()
+    conservative = models.FloatField(
+        _("rating"), help_text=_("The displayed rating: the skill less a margin for its uncertainty.")
+    )
+    matches = models.PositiveIntegerField(_("rated matches"))
     #: Matches he finished first in (a shared first place counts).
-    wins = models.PositiveIntegerField()
-    last_played_at = models.DateTimeField()
+    wins = models.PositiveIntegerField(
+        _("wins"), help_text=_("The matches the player finished first in (a shared first place counts).")
+    )
+    last_played_at = models.DateTimeField(_("last played at"))
 
     class Meta:
         ordering = ["pool", "-conservative", "player"]
+        verbose_name = _("player rating")
+        verbose_name_plural = _("player ratings")
         constraints = [models.UniqueConstraint(fields=["pool", "player"], name="rating_one_per_player_pool")]
         indexes = [models.Index(fields=["pool", "-conservative", "player"], name="rating_leaderboard_idx")]
 
@@ -75,29 +106,56 @@ class RatingHistory(models.Model):
     # rows, and PostgreSQL's deferred checks of three keys each doubled its time. The rows are
     # derived from matches and players that are never deleted, and rebuilt at will.
     pool = models.ForeignKey(
-        RatingPool, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
+        RatingPool,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+        verbose_name=_("pool"),
     )
     player = models.ForeignKey(
-        "matches.Player", on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
+        "matches.Player",
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+        verbose_name=_("player"),
     )
     match = models.ForeignKey(
-        "matches.Match", on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
+        "matches.Match",
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+        verbose_name=_("match"),
     )
     #: The match's place in the pool's order (with its id): when it first finished.
-    finished_at = models.DateTimeField()
+    finished_at = models.DateTimeField(
+        _("finished at"), help_text=_("When the match first finished: its place in the pool's order.")
+    )
     #: His side (0-based, seat order; piquet-voleur: the team) and its place (1-based, ties share).
-    side = models.PositiveSmallIntegerField()
-    place = models.PositiveSmallIntegerField()
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu_after = models.FloatField()
-    sigma_after = models.FloatField()
+    side = models.PositiveSmallIntegerField(
+        _("side"), help_text=_("The player's side, from 0 in seat order (piquet-voleur: the team).")
+    )
+    place = models.PositiveSmallIntegerField(
+        _("place"), help_text=_("The side's place in the match, from 1 (a tie shares it).")
+    )
+    mu_before = models.FloatField(_("μ before"))
+    sigma_before = models.FloatField(_("σ before"))
+    mu_after = models.FloatField(_("μ after"))
+    sigma_after = models.FloatField(_("σ after"))
     #: The probability the model gave his side, before the match, of the first place.
-    win_probability = models.FloatField()
+    win_probability = models.FloatField(
+        _("win probability"),
+        help_text=_(
+            "The probability the model gave the player's side, before the match, of the first place."
+        ),
+    )
 
     class Meta:
         ordering = ["pool", "player", "-finished_at", "-match"]
-        verbose_name_plural = "rating history"
+        verbose_name = _("rating history entry")
+        verbose_name_plural = _("rating history")
         # Two indexes only (each costs the bulk write of a recompute): a player's history in a
         # pool, and the pool in its order (a replay deletes and rewrites from a match on).
         indexes = [
@@ -106,26 +164,35 @@ class RatingHistory(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} in {self.match}: {self.mu_before:.2f} → {self.mu_after:.2f}"
+        return _("%(player)s in %(match)s: %(before)s → %(after)s") % {
+            "player": self.player,
+            "match": self.match,
+            "before": f"{self.mu_before:.2f}",
+            "after": f"{self.mu_after:.2f}",
+        }
 
 
 class RatingEvent(models.Model):
     """A write that changes what a pool must rate; processed by ``ratings.event_process``."""
 
     class Kind(models.TextChoices):
-        FINISH = "finish", "finished"
-        CORRECT = "correct", "corrected while finished"
-        VOID = "void", "voided"
-        REOPEN = "reopen", "reopened"
+        FINISH = "finish", pgettext_lazy("a match, rating event", "finished")
+        CORRECT = "correct", pgettext_lazy("a match, rating event", "corrected while finished")
+        VOID = "void", pgettext_lazy("a match, rating event", "voided")
+        REOPEN = "reopen", pgettext_lazy("a match, rating event", "reopened")
 
-    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="rating_events")
-    game = models.CharField(max_length=32)
-    kind = models.CharField(max_length=16, choices=Kind.choices)
-    at = models.DateTimeField()
-    processed_at = models.DateTimeField(null=True, blank=True)
+    match = models.ForeignKey(
+        "matches.Match", on_delete=models.CASCADE, related_name="rating_events", verbose_name=_("match")
+    )
+    game = models.CharField(_("game"), max_length=32)
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    at = models.DateTimeField(_("at"))
+    processed_at = models.DateTimeField(_("processed at"), null=True, blank=True)
 
     class Meta:
         ordering = ["-at", "-id"]
+        verbose_name = _("rating event")
+        verbose_name_plural = _("rating events")
         indexes = [
             models.Index(fields=["game", "at"], name="rating_event_game_at_idx"),
             models.Index(fields=["game", "id"], condition=Q(processed_at__isnull=True),
@@ -133,29 +200,49 @@ class RatingEvent(models.Model):
         ]  # fmt: skip
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.game} match {self.match_id}"
+        return _("%(kind)s: %(game)s match %(match)s") % {
+            "kind": self.get_kind_display(),
+            "game": self.game,
+            "match": self.match_id,
+        }
 
 
 class RecomputeJob(models.Model):
     """A full recompute: one Celery task per pool, fanned out as a group; ``done`` of ``total`` pools."""
 
     class Status(models.TextChoices):
-        RUNNING = "running", "running"
-        DONE = "done", "done"
+        RUNNING = "running", pgettext_lazy("a recompute job", "running")
+        DONE = "done", pgettext_lazy("a recompute job", "done")
 
     requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("requested by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
-    total = models.PositiveIntegerField(default=0)
-    done = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.RUNNING)
+    total = models.PositiveIntegerField(_("pools to rebuild"), default=0)
+    done = models.PositiveIntegerField(_("pools rebuilt"), default=0)
     #: The pools to rebuild (ids), fixed when the job is asked for.
-    pools = models.JSONField(default=list)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    pools = models.JSONField(
+        _("pools"),
+        default=list,
+        help_text=_("The pools to rebuild (ids), fixed when the recompute is asked for."),
+    )
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        verbose_name = _("recompute job")
+        verbose_name_plural = _("recompute jobs")
 
     def __str__(self) -> str:
-        return f"recompute #{self.pk}: {self.done}/{self.total} {self.status}"
+        return _("recompute #%(job)s: %(done)s/%(total)s pools, %(status)s") % {
+            "job": self.pk,
+            "done": self.done,
+            "total": self.total,
+            "status": self.get_status_display(),
+        }

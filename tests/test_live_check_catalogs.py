@@ -1,6 +1,8 @@
-"""The live check's own messages (scorekeeper/matches/views_live.py) have their catalog in
-every language of the site (scorekeeper/matches/locale, an app catalog Django finds by
-itself), complete and compiled."""
+"""The live check's own messages (scorekeeper/matches/views_live.py) are in the site's catalog
+of every language (locale/, where makemessages puts them), translated and compiled.
+
+The matches app has no catalog of its own: with one, makemessages would route every string
+of the app into it instead of the site's catalog."""
 
 from __future__ import annotations
 
@@ -10,8 +12,11 @@ from pathlib import Path
 import polib
 import pytest
 from django.conf import settings
+from django.utils import translation
 
-APP = Path(__file__).resolve().parents[1] / "scorekeeper" / "matches"
+ROOT = Path(__file__).resolve().parents[1]
+APP = ROOT / "scorekeeper" / "matches"
+SITE_LOCALE = ROOT / "locale"
 LANGUAGES = [code for code, _ in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
 
 
@@ -21,14 +26,25 @@ def messages_in_the_code() -> set[str]:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_message_of_the_live_check_is_translated_and_compiled(language):
-    po_path = APP / "locale" / language / "LC_MESSAGES" / "django.po"
+    po_path = SITE_LOCALE / language / "LC_MESSAGES" / "django.po"
     catalog = polib.pofile(str(po_path))
 
     assert catalog.metadata["Language"] == language
     translated = {e.msgid: e.msgstr for e in catalog.translated_entries()}
     assert messages_in_the_code() <= set(translated), messages_in_the_code() - set(translated)
     assert not catalog.untranslated_entries() and not catalog.fuzzy_entries()
-    for msgid, msgstr in translated.items():  # the same placeholders
+    for msgid in messages_in_the_code():  # the same placeholders
+        msgstr = translated[msgid]
         assert sorted(re.findall(r"%\(\w+\)s", msgid)) == sorted(re.findall(r"%\(\w+\)s", msgstr)), msgid
     compiled = {e.msgid: e.msgstr for e in polib.mofile(str(po_path.with_suffix(".mo")))}
-    assert compiled == translated, "stale .mo: recompile with polib (save_as_mofile)"
+    for msgid in messages_in_the_code():
+        assert compiled.get(msgid) == translated[msgid], f"stale .mo: compile_catalogs ({msgid})"
+    with translation.override(language):  # and Django serves them
+        assert {msgid: translation.gettext(msgid) for msgid in messages_in_the_code()} == {
+            msgid: translated[msgid] for msgid in messages_in_the_code()
+        }
+
+
+def test_the_site_catalog_is_one_django_reads_and_the_app_has_none_of_its_own():
+    assert SITE_LOCALE in map(Path, settings.LOCALE_PATHS)
+    assert not (APP / "locale").exists(), "an app catalog would take the app's strings from locale/"

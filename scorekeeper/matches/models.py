@@ -20,6 +20,8 @@ from django.utils.translation import pgettext_lazy
 
 from scorekeeper.rules.options import PRESETS
 
+from . import terms
+
 
 class Player(models.Model):
     name = models.CharField(max_length=100)
@@ -91,7 +93,10 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.title or f"{self.game} #{self.pk}"
+        """The title, or the game's title in the active language and the id ("Piquet #3")."""
+        if self.title:
+            return self.title
+        return _("%(game)s #%(number)s") % {"game": terms.game_title(self.game), "number": self.pk}
 
     def get_absolute_url(self) -> str:
         return reverse("match-detail", args=[self.pk])
@@ -108,7 +113,7 @@ class Match(models.Model):
         if not self.created_at:
             return players or str(self)
         day = date_format(timezone.localtime(self.created_at), "DATE_FORMAT")
-        return _("%(players)s · %(date)s") % {"players": players or self.game, "date": day}
+        return _("%(players)s · %(date)s") % {"players": players or terms.game_title(self.game), "date": day}
 
 
 class Seat(models.Model):

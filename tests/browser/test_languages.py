@@ -3,8 +3,8 @@ whose browser asks for that language (Accept-Language from the browser's locale)
 
 The expected words are the catalogs' own (looked up with Django's gettext), so the test
 follows the translators' choices. What it checks is what is translated on main today: the
-page's language (<html lang>), which the live check sends on; its messages (its own catalog,
-scorekeeper/matches/locale) and the engine's (scorekeeper/rules/locale); the game's title on
+page's language (<html lang>), which the live check sends on; its messages (in the site's
+catalog, locale/) and the engine's (scorekeeper/rules/locale); the game's title on
 the score sheet. The pages' own words come with the site's catalogs (branch site-i18n).
 """
 

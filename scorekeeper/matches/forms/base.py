@@ -418,7 +418,7 @@ def any_value(*fields: forms.BoundField) -> bool:
 
 def _no_constant(name: str) -> Any:
     # Python reads NaN and Infinity, but they are not JSON and PostgreSQL refuses them.
-    raise ValueError(f"{name} is not a JSON number")
+    raise ValueError(_("%(name)s is not a JSON number") % {"name": name})
 
 
 def _json(value: Any) -> str:

@@ -1,0 +1,136 @@
+"""What issue 12 translated last: the ratings admin (its models' names, columns and choices), a
+match's name without a title, the sign-in lockout page, and the API schema's texts, each in
+the language the request or the code asks for."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+from rest_framework.test import APIClient
+
+from ratings.models import RatingPool, RecomputeJob
+from ratings.services import rating_events_process_all
+from scorekeeper.matches.services import hand_record, match_create
+from tests.fakes import hand
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def rated(admin_client, tally_match, user):
+    hand_record(match=tally_match, record=hand([10, 3]), by=user)
+    rating_events_process_all()
+    return admin_client
+
+
+def test_the_ratings_admin_changelist_speaks_french(rated):
+    response = rated.get(reverse("admin:ratings_ratingpool_changelist"), HTTP_ACCEPT_LANGUAGE="fr")
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    with translation.override("fr"):
+        title = translation.gettext("Select %s to view") % RatingPool._meta.verbose_name
+    assert title == "Sélectionnez l’objet groupe de classement à afficher"
+    assert f"<title>{title} |" in page
+    assert "Groupes de classement" in page  # the breadcrumbs, the model's plural name
+    assert "Parties classées" in page and "Dernière partie classée" in page  # column headers
+    assert "Recalculer les groupes sélectionnés" in page  # the action
+    assert "Rating pools" not in page and "Rated matches" not in page
+
+
+def test_the_recompute_jobs_list_in_german_names_its_columns_and_the_status(rated):
+    pool = RatingPool.objects.get(game="tally")
+    RecomputeJob.objects.create(total=1, pools=[pool.pk])
+
+    page = rated.get(
+        reverse("admin:ratings_recomputejob_changelist"), HTTP_ACCEPT_LANGUAGE="de"
+    ).content.decode()
+
+    assert "Neuberechnungen" in page and "Fortschritt (Pools)" in page and "Angefordert von" in page
+    assert "läuft" in page  # RecomputeJob.Status.RUNNING's label
+
+
+def test_the_recompute_message_names_the_translated_section(rated):
+    pool = RatingPool.objects.get(game="tally")
+    response = rated.post(
+        reverse("admin:ratings_ratingpool_changelist"),
+        {"action": "recompute", "_selected_action": [pool.pk]},
+        follow=True,
+        HTTP_ACCEPT_LANGUAGE="ru",
+    )
+
+    job = RecomputeJob.objects.get()
+    assert f"Пересчёт №{job.pk} для 1 пула запущен: ход выполнения — в разделе Задачи пересчёта." in (
+        response.content.decode()
+    )
+
+
+def test_the_ratings_models_str_follows_the_language(rated):
+    pool = RatingPool.objects.get(game="tally")
+    job = RecomputeJob.objects.create(total=2, done=1, pools=[pool.pk])
+
+    with translation.override("fr"):
+        assert str(job) == f"recalcul n°{job.pk} : 1/2 groupes, en cours"
+    with translation.override("en"):
+        assert str(job) == f"recompute #{job.pk}: 1/2 pools, running"
+
+
+def test_a_match_without_a_title_is_named_by_its_games_title_in_german(user, make_players):
+    match = match_create(game="piquet", players=make_players("Ada", "Bea"), by=user)
+
+    with translation.override("de"):
+        assert str(match) == f"Piquet (Rubicon, Partie zu sechs Spielen) Nr. {match.pk}"
+    with translation.override("ru"):
+        assert str(match) == f"Пикет (рубикон, партия из шести сдач) №{match.pk}"
+    with translation.override("en"):
+        assert str(match) == f"Piquet (Rubicon, six-deal partie) #{match.pk}"
+
+    match.title = "Friday at Luc's"
+    with translation.override("de"):
+        assert str(match) == "Friday at Luc's"  # a title is the players' own words
+
+
+def test_the_lockout_page_is_translated(client, settings):
+    from scorekeeper.lockout import signin_locked_out
+
+    request = client.get("/", HTTP_ACCEPT_LANGUAGE="fr").wsgi_request
+    with translation.override("fr"):
+        page = signin_locked_out(request, credentials={"username": "carl"}).content.decode()
+
+    assert "Trop de tentatives de connexion" in page
+    assert "La connexion a échoué trop de fois pour carl ou depuis cette adresse." in page
+    assert "Réessayez dans" in page and "Too many" not in page
+
+
+def schema(language: str) -> dict:
+    response = APIClient().get(
+        "/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json", HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert response.status_code == 200
+    return response.json()
+
+
+def test_the_api_schema_is_served_in_russian():
+    spec = schema("ru")
+
+    entry = spec["components"]["schemas"]["LeaderboardEntry"]["properties"]
+    assert entry["place"]["description"] == "1 — лучший; при равном рейтинге место общее"
+    error = spec["components"]["schemas"]["Error"]["properties"]
+    assert error["message"]["description"] == "для людей"
+    players = spec["paths"]["/api/v1/players"]["get"]
+    assert players["summary"] == "Игроки по имени"
+    assert (
+        players["responses"]["4XX"]["description"]
+        == "Любая другая ошибка клиента (405, 406, 415 …) в общем виде"
+    )
+    export = spec["components"]["schemas"]["MatchExport"]["properties"]
+    assert export["format"]["description"].startswith("всегда ")
+
+
+def test_the_api_schema_stays_english_without_accept_language():
+    spec = schema("")
+
+    entry = spec["components"]["schemas"]["LeaderboardEntry"]["properties"]
+    assert entry["place"]["description"] == "1 for the best; equal ratings share a place"
+    assert spec["paths"]["/api/v1/players"]["get"]["summary"] == "Players by name"
