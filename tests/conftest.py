@@ -111,3 +111,27 @@ def other_connection():
         dbname=settings["NAME"], user=settings["USER"], password=settings["PASSWORD"] or None,
         host=settings["HOST"] or None, port=settings["PORT"] or None, autocommit=True,
     )  # fmt: skip
+
+
+@pytest.fixture
+def players(tally, make_players):
+    """Four players of the test game (the ratings tests; a module may have its own)."""
+    return make_players("Ada", "Bea", "Cid", "Dan")
+
+
+@pytest.fixture
+def play(players, user):
+    """Play a tally match to its end: ``play([0, 1], [10, 3])`` seats Ada and Bea, one hand."""
+
+    from scorekeeper.matches.services import hand_record, match_create
+    from tests.fakes import hand
+
+    def play_match(seats, *hands):
+        match = match_create(game="tally", players=[players[i] for i in seats], by=user)
+        for points in hands:
+            match = hand_record(
+                match=match, record=hand(list(points), dealer=match.hand_count % len(seats)), by=user
+            ).match
+        return match
+
+    return play_match

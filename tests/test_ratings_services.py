@@ -10,31 +10,11 @@ from ratings import services as ratings
 from ratings.engine import Rater
 from ratings.models import PlayerRating, RatingEvent, RatingHistory, RatingPool, RecomputeJob
 from ratings.services import PoolMatch, _outcome
-from scorekeeper.matches.services import hand_correct, hand_record, match_create, match_reopen, match_void
+from scorekeeper.matches.services import hand_correct, hand_record, match_reopen, match_void
 from scorekeeper.outbox.models import OutboxMessage
 from tests.fakes import hand
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def players(tally, make_players):
-    return make_players("Ada", "Bea", "Cid", "Dan")
-
-
-@pytest.fixture
-def play(players, user):
-    """Play a tally match to its end: ``play([0, 1], [10, 3])`` seats Ada and Bea, one hand."""
-
-    def play_match(seats, *hands):
-        match = match_create(game="tally", players=[players[i] for i in seats], by=user)
-        for points in hands:
-            match = hand_record(
-                match=match, record=hand(list(points), dealer=match.hand_count % len(seats)), by=user
-            ).match
-        return match
-
-    return play_match
 
 
 def snapshot():
