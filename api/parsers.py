@@ -25,6 +25,8 @@ import math
 import re
 
 from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -42,7 +44,7 @@ _SUSPECT = re.compile(r"\\u(?:0000|[dD][89abcdefABCDEF])|[0-9]{19}")
 class BodyTooLarge(APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_code = "body_too_large"
-    default_detail = "the request body is too large"
+    default_detail = gettext_lazy("the request body is too large")
 
 
 class BodyInvalid(ParseError):
@@ -70,7 +72,7 @@ def check_length(parser_context) -> int:
     except ValueError:
         declared = 0
     if declared > limit:
-        raise BodyTooLarge(f"the request body is larger than {limit} bytes")
+        raise BodyTooLarge(_("the request body is larger than %(limit)s bytes") % {"limit": limit})
     return limit
 
 
@@ -79,7 +81,7 @@ def read_capped(stream, parser_context) -> bytes:
     limit = check_length(parser_context)
     raw = stream.read(limit + 1) if stream is not None else b""
     if len(raw) > limit:
-        raise BodyTooLarge(f"the request body is larger than {limit} bytes")
+        raise BodyTooLarge(_("the request body is larger than %(limit)s bytes") % {"limit": limit})
     return raw
 
 
@@ -87,12 +89,12 @@ def _finite(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
         # 1e400 parses to inf, which no JSON column can store: refuse it at the door.
-        raise ValueError(f"number {text} is out of range")
+        raise ValueError(_("number %(number)s is out of range") % {"number": text})
     return value
 
 
 def _no_constants(name: str):
-    raise ValueError(f"{name} is not valid JSON")
+    raise ValueError(_("%(name)s is not valid JSON") % {"name": name})
 
 
 def check_limits(data, text: str) -> None:
@@ -119,7 +121,7 @@ class StrictJSONParser(JSONParser):
             text = raw.decode(encoding)
             data = json.loads(text, parse_float=_finite, parse_constant=_no_constants)
         except (ValueError, LookupError, RecursionError) as exc:
-            raise ParseError(f"JSON parse error - {exc}"[:500]) from None
+            raise ParseError((_("JSON parse error - %(detail)s") % {"detail": exc})[:500]) from None
         check_limits(data, text)
         return data
 

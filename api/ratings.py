@@ -5,6 +5,7 @@ the full recompute (staff). Reads through ``ratings.selectors``, the recompute t
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
@@ -15,7 +16,7 @@ from rest_framework.views import APIView
 
 from ratings import selectors, services
 from ratings.models import RecomputeJob
-from scorekeeper.matches import errors
+from scorekeeper.matches import errors, i18n
 from scorekeeper.matches.models import Player
 from scorekeeper.rules import UnknownGame, find_ruleset
 
@@ -202,8 +203,8 @@ def _game(game: str, *, status_code: int = 404):
         return find_ruleset(game)
     except UnknownGame as exc:
         if status_code == 404:
-            raise errors.NotFound(str(exc), field="game", code="game_unknown") from None
-        raise errors.GameUnknown(str(exc), field="game") from None
+            raise errors.NotFound(i18n.render(*exc.text), field="game", code="game_unknown") from None
+        raise errors.GameUnknown(i18n.render(*exc.text), field="game") from None
 
 
 # -- views --------------------------------------------------------------------------------
@@ -267,7 +268,7 @@ class Predict(APIView):
     @idempotent
     def post(self, request):
         if not isinstance(request.data, dict):
-            raise errors.Invalid("the body must be a JSON object", code="body_not_object")
+            raise errors.Invalid(_("the body must be a JSON object"), code="body_not_object")
         serializer = PredictRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -333,7 +334,7 @@ class RecomputeList(generics.GenericAPIView):
     def post(self, request):
         data = request.data if request.data is not None else {}
         if not isinstance(data, dict):
-            raise errors.Invalid("the body must be a JSON object", code="body_not_object")
+            raise errors.Invalid(_("the body must be a JSON object"), code="body_not_object")
         serializer = RecomputeRequestSerializer(data=data)
         serializer.is_valid(raise_exception=True)
         games = serializer.validated_data.get("games")
@@ -341,7 +342,7 @@ class RecomputeList(generics.GenericAPIView):
             try:
                 find_ruleset(game)
             except UnknownGame as exc:
-                raise errors.GameUnknown(str(exc), field=f"games[{i}]") from None
+                raise errors.GameUnknown(i18n.render(*exc.text), field=f"games[{i}]") from None
         job = services.rating_recompute_request(by=request.user, games=games)
         location = reverse("api:rating-recompute-detail", args=[job.pk], request=request)
         return Response(

@@ -352,10 +352,16 @@ class MatchStateSerializer(serializers.Serializer):
     # by every write's answer.
     id = serializers.IntegerField(read_only=True, label="ID")
     status = serializers.ChoiceField(Match.Status.choices, required=False)
-    version = serializers.IntegerField(min_value=0, max_value=MAX_ID, required=False)
+    version = serializers.IntegerField(
+        min_value=0, max_value=MAX_ID, required=False, help_text=Match._meta.get_field("version").help_text
+    )
     totals = serializers.SerializerMethodField()
-    state = serializers.JSONField(allow_null=True, required=False)
-    result = serializers.JSONField(allow_null=True, required=False)
+    state = serializers.JSONField(
+        allow_null=True, required=False, help_text=Match._meta.get_field("state").help_text
+    )
+    result = serializers.JSONField(
+        allow_null=True, required=False, help_text=Match._meta.get_field("result").help_text
+    )
 
     @extend_schema_field(serializers.ListField(child=serializers.JSONField(), allow_null=True))
     def get_totals(self, match):

@@ -21,6 +21,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from scorekeeper.matches import terms
+
 
 class RatingPool(models.Model):
     """The ratings of one game (one pool per game key)."""
@@ -63,7 +65,8 @@ class RatingPool(models.Model):
         verbose_name_plural = _("rating pools")
 
     def __str__(self) -> str:
-        return self.game
+        """The game's title in the active language (its key for a game the engine does not know)."""
+        return terms.game_title(self.game)
 
 
 class PlayerRating(models.Model):

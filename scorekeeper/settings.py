@@ -15,6 +15,8 @@ from pathlib import Path
 import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -301,20 +303,31 @@ REST_KNOX = {
 }
 
 SPECTACULAR_SETTINGS = {
-    "TITLE": "Scorekeeper API",
-    "DESCRIPTION": (
-        "Checks and records the scores of card games played at a real table.\n\n"
-        "**Sign in**: `POST /api/v1/auth/token` with a username and password, then send "
-        "`Authorization: Token <key>`. Anyone may read; signed-in users add players and start "
-        "matches; only a match's scorers record, correct, void or reopen it.\n\n"
-        "**Versions**: writes to a match take the version last seen (`version` in the body or "
-        '`If-Match: "3"`) and answer with the new one (`version`, `ETag`); a stale one is a 409 '
-        "`version_conflict` saying what is current.\n\n"
-        "**Retries**: send an `Idempotency-Key` (a fresh UUID per request) on every POST; a retry "
-        "with the same key and body gets the original answer and writes nothing; the same key "
-        "with another request is a 422.\n\n"
-        "**Errors**: every 4xx has the `Error` body: `code` (stable), `message`, `field` (path into "
-        "the request), and for rule rejections `errors`, `mismatches` and the engine's `evaluation`."
+    # In the request's language: drf-spectacular turns lazy strings into text as it serves the
+    # schema (LocaleMiddleware has activated the language by then). One paragraph a message.
+    "TITLE": _("Scorekeeper API"),
+    "DESCRIPTION": format_lazy(
+        "{}\n\n{}\n\n{}\n\n{}\n\n{}",
+        _("Checks and records the scores of card games played at a real table."),
+        _(
+            "**Sign in**: `POST /api/v1/auth/token` with a username and password, then send "
+            "`Authorization: Token <key>`. Anyone may read; signed-in users add players and start "
+            "matches; only a match's scorers record, correct, void or reopen it."
+        ),
+        _(
+            "**Versions**: writes to a match take the version last seen (`version` in the body or "
+            '`If-Match: "3"`) and answer with the new one (`version`, `ETag`); a stale one is a 409 '
+            "`version_conflict` saying what is current."
+        ),
+        _(
+            "**Retries**: send an `Idempotency-Key` (a fresh UUID per request) on every POST; a retry "
+            "with the same key and body gets the original answer and writes nothing; the same key "
+            "with another request is a 422."
+        ),
+        _(
+            "**Errors**: every 4xx has the `Error` body: `code` (stable), `message`, `field` (path into "
+            "the request), and for rule rejections `errors`, `mismatches` and the engine's `evaluation`."
+        ),
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,

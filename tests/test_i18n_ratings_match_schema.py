@@ -134,3 +134,86 @@ def test_the_api_schema_stays_english_without_accept_language():
     entry = spec["components"]["schemas"]["LeaderboardEntry"]["properties"]
     assert entry["place"]["description"] == "1 for the best; equal ratings share a place"
     assert spec["paths"]["/api/v1/players"]["get"]["summary"] == "Players by name"
+
+
+def test_the_match_admin_changelist_in_french_names_its_columns_and_filters(rated):
+    page = rated.get(reverse("admin:matches_match_changelist"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+
+    for header in ("Jeu", "Préréglage", "État", "Version", "Créé par", "Date de création"):
+        assert f">{header}<" in page or f">{header}</a>" in page, header
+    assert "Par jeu" in page and "Par préréglage" in page  # the filters' titles
+    assert "classique" in page  # the preset filter's choice, and the column
+    assert "Created by" not in page and "By game" not in page
+
+
+def test_the_hand_admin_filters_games_by_their_titles(rated):
+    page = rated.get(reverse("admin:matches_hand_changelist"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+
+    assert "Enregistrée par" in page and "Donneur" in page
+    with translation.override("fr"):
+        from scorekeeper.matches.terms import game_title
+
+        assert f"{game_title('tally')}</a>" in page
+
+
+def test_the_outbox_admin_speaks_german(rated):
+    page = rated.get(
+        reverse("admin:outbox_outboxmessage_changelist"), HTTP_ACCEPT_LANGUAGE="de"
+    ).content.decode()
+
+    assert "Nachrichten im Postausgang" in page
+    assert "Aufgabe" in page and "Versuche" in page and "Übergeben am" in page and "Erledigt am" in page
+    assert "Attempts" not in page
+
+
+def test_the_audit_log_names_its_actions_in_russian(rated):
+    page = rated.get(
+        reverse("admin:matches_auditentry_changelist"), HTTP_ACCEPT_LANGUAGE="ru"
+    ).content.decode()
+
+    assert "раздача записана" in page and "партия начата" in page
+    assert "hand_record" not in page.replace("?action__exact=hand_record", "")
+
+
+def test_the_api_schema_describes_itself_in_french():
+    response = APIClient().get("/api/schema/?format=json", HTTP_ACCEPT_LANGUAGE="fr")
+
+    info = response.json()["info"]
+    assert info["title"] == "API de Scorekeeper"
+    assert info["description"].startswith(
+        "Vérifie et enregistre les points des jeux de cartes joués à une vraie table.\n\n**Connexion** : "
+    )
+    assert "**Erreurs** : chaque 4xx a le corps `Error`" in info["description"]
+    assert schema("")["info"]["description"].startswith("Checks and records the scores")
+
+
+def test_a_rating_pool_is_named_by_its_games_title(rated):
+    pool = RatingPool.objects.get(game="tally")
+    from scorekeeper.matches.terms import game_title
+
+    with translation.override("ru"):
+        assert str(pool) == game_title("tally")
+    piquet = RatingPool(game="piquet")
+    with translation.override("ru"):
+        assert str(piquet) == "Пикет (рубикон, партия из шести сдач)"
+    with translation.override("en"):
+        assert str(piquet) == "Piquet (Rubicon, six-deal partie)"
+
+
+def test_the_api_errors_about_an_unknown_game_and_the_body_follow_the_language(user):
+    client = APIClient()
+    client.force_authenticate(user)
+
+    board = client.get("/api/v1/leaderboards/nogame", HTTP_ACCEPT_LANGUAGE="fr").json()
+    assert board["code"] == "game_unknown" and board["message"].startswith("jeu inconnu 'nogame'")
+    created = client.post(
+        "/api/v1/matches", {"game": "nogame", "players": [1, 2]}, format="json", HTTP_ACCEPT_LANGUAGE="de"
+    ).json()
+    assert created["code"] == "game_unknown" and "nogame" in created["message"]
+    assert "unknown game" not in created["message"]
+    predict = client.post("/api/v1/predict", [1], format="json", HTTP_ACCEPT_LANGUAGE="ru").json()
+    assert predict == {"code": "body_not_object", "message": "тело должно быть объектом JSON", "field": ""}
+    bad = client.post(
+        "/api/v1/matches", '{"a": 1e400}', content_type="application/json", HTTP_ACCEPT_LANGUAGE="fr"
+    ).json()
+    assert bad["message"] == "erreur d’analyse JSON - le nombre 1e400 est hors limites"

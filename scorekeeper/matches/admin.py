@@ -9,8 +9,41 @@ from django.utils.translation import ngettext
 
 from scorekeeper.outbox.services import outbox_enqueue
 
+from . import terms
 from .models import AuditEntry, Hand, Match, Player, Seat
 from .tasks import match_recompute
+
+
+class GameFilter(admin.SimpleListFilter):
+    """The games by their titles in the admin's language (the field holds the engine's keys)."""
+
+    title = _("game")
+    parameter_name = "game"
+    #: The lookup of the game key from the rows filtered (a hand's is its match's).
+    field = "game"
+
+    def lookups(self, request, model_admin):
+        games = model_admin.get_queryset(request).order_by().values_list(self.field, flat=True).distinct()
+        return sorted(((game, terms.game_title(game)) for game in games), key=lambda choice: choice[1])
+
+    def queryset(self, request, queryset):
+        return queryset.filter(**{self.field: self.value()}) if self.value() else queryset
+
+
+class HandGameFilter(GameFilter):
+    parameter_name = "match__game"
+    field = "match__game"
+
+
+class PresetFilter(admin.SimpleListFilter):
+    title = _("preset")
+    parameter_name = "preset"
+
+    def lookups(self, request, model_admin):
+        return list(terms.PRESET_NAMES.items())
+
+    def queryset(self, request, queryset):
+        return queryset.filter(preset=self.value()) if self.value() else queryset
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -60,8 +93,8 @@ class HandInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "game", "preset", "status", "version", "created_by", "created_at"]
-    list_filter = ["game", "status", "preset"]
+    list_display = ["__str__", "game_title", "preset_name", "status", "version", "created_by", "created_at"]
+    list_filter = [GameFilter, "status", PresetFilter]
     search_fields = ["title"]
     inlines = [SeatInline, HandInline]
     # Only the title is editable here: everything else changes through the services, audited.
@@ -86,6 +119,14 @@ class MatchAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
+    @admin.display(description=_("game"), ordering="game")
+    def game_title(self, match):
+        return terms.game_title(match.game)
+
+    @admin.display(description=_("preset"), ordering="preset")
+    def preset_name(self, match):
+        return terms.PRESET_NAMES.get(match.preset, match.preset)
+
     @admin.action(description=_("Recompute the selected matches (background task)"))
     def recompute(self, request, queryset):
         # Through the outbox: with Redis down the request still answers at once, and the
@@ -107,7 +148,7 @@ class SeatAdmin(ReadOnlyAdmin):
 @admin.register(Hand)
 class HandAdmin(ReadOnlyAdmin):
     list_display = ["match", "number", "version", "status", "dealer", "recorded_by", "recorded_at"]
-    list_filter = ["status", "match__game"]
+    list_filter = ["status", HandGameFilter]
     list_select_related = ["match", "recorded_by"]
 
 

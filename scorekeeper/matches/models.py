@@ -24,15 +24,26 @@ from . import terms
 
 
 class Player(models.Model):
-    name = models.CharField(max_length=100)
+    name = models.CharField(_("name"), max_length=100)
     #: The site account of this player, if they have one (scorers need not be players).
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+        verbose_name=_("account"),
+        help_text=_("The player's own account on the site, if they have one."),
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -54,31 +65,57 @@ class Match(models.Model):
         VOID = "void", pgettext_lazy("a match", "void")
 
     #: A game key of the rules engine (``find_ruleset``), checked by ``match_create``.
-    game = models.CharField(max_length=32, db_index=True)
-    preset = models.CharField(max_length=16, default="classic")
+    game = models.CharField(_("game"), max_length=32, db_index=True)
+    preset = models.CharField(
+        _("preset"),
+        max_length=16,
+        default="classic",
+        help_text=_("The set of house rules the match started from."),
+    )
     #: Every option's resolved value, as the engine used it (spec 1.2).
-    options = models.JSONField(default=dict)
-    title = models.CharField(max_length=200, blank=True)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.IN_PROGRESS)
+    options = models.JSONField(
+        _("options"), default=dict, help_text=_("Every option's value, as the rules engine used it.")
+    )
+    title = models.CharField(_("title"), max_length=200, blank=True)
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.IN_PROGRESS)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="matches_created"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="matches_created",
+        verbose_name=_("created by"),
     )
     #: Who may record, correct or void (the creator is always one).
-    scorers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="matches_scored")
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    scorers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="matches_scored",
+        verbose_name=_("scorers"),
+        help_text=_("Who may record, correct or void the match (its creator always may)."),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     #: Bumped by every write to the match or its hands; clients send it back to detect races.
-    version = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(
+        _("version"), default=0, help_text=_("Goes up by one with every change to the match or its hands.")
+    )
     #: The engine state after the last current hand; null = before the first hand (spec 1.1).
-    state = models.JSONField(null=True, blank=True)
+    state = models.JSONField(
+        _("state"),
+        null=True,
+        blank=True,
+        help_text=_("The game's state after the last hand; empty before the first."),
+    )
     #: The game's match result once the match is over (spec 1.5 ``result``).
-    result = models.JSONField(null=True, blank=True)
+    result = models.JSONField(
+        _("result"), null=True, blank=True, help_text=_("The match's result, once it is over.")
+    )
     #: How many current hands the match has: the number of the next hand is one more. Kept
     #: by the services on the row they lock, so that a write reads it with the lock.
-    hand_count = models.PositiveIntegerField(default=0, editable=False)
+    hand_count = models.PositiveIntegerField(_("hands"), default=0, editable=False)
     #: How many seats the match has, set with them by ``match_create`` (seats never change):
     #: a write reads it with the match row instead of counting the seats.
-    seat_count = models.PositiveSmallIntegerField(editable=False)
+    seat_count = models.PositiveSmallIntegerField(_("seats"), editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -117,12 +154,21 @@ class Match(models.Model):
 
 
 class Seat(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", verbose_name=_("match"))
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
+    )
     #: Seat number 0 … n−1, clockwise (spec 1.1).
-    position = models.PositiveSmallIntegerField()
+    position = models.PositiveSmallIntegerField(
+        _("position"), help_text=_("The seat's number, from 0, clockwise.")
+    )
     #: Partnership games only (piquet-voleur: 0 for seats 0+2, 1 for seats 1+3); null otherwise.
-    team = models.PositiveSmallIntegerField(null=True, blank=True)
+    team = models.PositiveSmallIntegerField(
+        _("team"),
+        null=True,
+        blank=True,
+        help_text=_("Partnership games only: 0 for seats 0 and 2, 1 for seats 1 and 3."),
+    )
 
     class Meta:
         ordering = ["match", "position"]
@@ -145,26 +191,53 @@ class Hand(models.Model):
         SUPERSEDED = "superseded", _("superseded")
 
     #: No index of its own: the unique (match, number, version) index leads with it.
-    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="hands", db_index=False)
+    match = models.ForeignKey(
+        Match, on_delete=models.PROTECT, related_name="hands", db_index=False, verbose_name=_("match")
+    )
     #: Position in the match, 1-based; several versions share a number, one is current.
-    number = models.PositiveIntegerField()
+    number = models.PositiveIntegerField(_("number"), help_text=_("The hand's place in the match, from 1."))
     #: 1 for the first recording, +1 for each correction of the same number.
-    version = models.PositiveIntegerField(default=1)
-    dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    version = models.PositiveIntegerField(
+        _("version"), default=1, help_text=_("1 when first recorded, one more with each correction.")
+    )
+    dealer = models.PositiveSmallIntegerField(
+        _("dealer"), null=True, blank=True, help_text=_("The dealer's seat number.")
+    )
     #: The hand record exactly as submitted.
-    record = models.JSONField()
+    record = models.JSONField(_("record"), help_text=_("The hand exactly as it was entered."))
     #: What the players claimed (the record's ``declared`` / cul ``declared_banks``).
-    declared = models.JSONField(null=True, blank=True)
+    declared = models.JSONField(
+        _("declared"), null=True, blank=True, help_text=_("What the players announced at the table.")
+    )
     #: The engine's scores for the hand; null when the hand has errors.
-    computed = models.JSONField(null=True, blank=True)
-    state_after = models.JSONField(null=True, blank=True)
+    computed = models.JSONField(
+        _("computed"),
+        null=True,
+        blank=True,
+        help_text=_("The scores the rules engine worked out; empty when the hand has errors."),
+    )
+    state_after = models.JSONField(_("state after"), null=True, blank=True)
     #: The engine result (spec 1.5 shape) this row was stored with.
-    evaluation = models.JSONField(default=dict)
+    evaluation = models.JSONField(
+        _("evaluation"),
+        default=dict,
+        help_text=_("The rules engine's verdict on the hand when it was stored."),
+    )
     #: Whether the declared values were accepted over mismatches (spec 1.6).
-    accepted_declared = models.BooleanField(default=False)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.VALID)
+    accepted_declared = models.BooleanField(
+        _("declared values accepted"),
+        default=False,
+        help_text=_("Whether the announced values were kept although they did not match the cards."),
+    )
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.VALID)
     supersedes = models.OneToOneField(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="superseded_by",
+        verbose_name=_("supersedes"),
+        help_text=_("The version this correction replaced."),
     )
     #: Unindexed: no query looks hands up by who recorded them (each write would pay for it).
     recorded_by = models.ForeignKey(
@@ -174,9 +247,10 @@ class Hand(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
         db_index=False,
+        verbose_name=_("recorded by"),
     )
-    recorded_at = models.DateTimeField(auto_now_add=True)
-    reason = models.TextField(blank=True)
+    recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+    reason = models.TextField(_("reason"), blank=True, help_text=_("Why the hand was corrected."))
 
     class Meta:
         ordering = ["match", "number", "version"]
@@ -219,16 +293,16 @@ class Hand(models.Model):
 
 class AuditEntry(models.Model):
     class Action(models.TextChoices):
-        PLAYER_CREATE = "player_create"
-        MATCH_CREATE = "match_create"
-        SCORER_ADD = "scorer_add"
-        HAND_RECORD = "hand_record"
-        HAND_CORRECT = "hand_correct"
+        PLAYER_CREATE = "player_create", _("player added")
+        MATCH_CREATE = "match_create", _("match started")
+        SCORER_ADD = "scorer_add", _("scorer added")
+        HAND_RECORD = "hand_record", _("hand recorded")
+        HAND_CORRECT = "hand_correct", _("hand corrected")
         #: A later hand re-evaluated (new version) after a correction or a recompute.
-        HAND_REEVALUATE = "hand_reevaluate"
-        MATCH_VOID = "match_void"
-        MATCH_REOPEN = "match_reopen"
-        MATCH_RECOMPUTE = "match_recompute"
+        HAND_REEVALUATE = "hand_reevaluate", _("hand re-evaluated")
+        MATCH_VOID = "match_void", _("match voided")
+        MATCH_REOPEN = "match_reopen", _("match reopened")
+        MATCH_RECOMPUTE = "match_recompute", _("match recomputed")
 
     # Only ``match`` and ``at`` are indexed: the log is read per match (newest first) and, in
     # the admin, as a whole by date; every index costs each write an insert.
@@ -240,17 +314,33 @@ class AuditEntry(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
         db_index=False,
+        verbose_name=_("by"),
+        help_text=_("Empty for the system (a background task)."),
     )
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
-    action = models.CharField(max_length=32, choices=Action.choices)
-    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.PROTECT, related_name="audit")
+    at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
+    action = models.CharField(_("action"), max_length=32, choices=Action.choices)
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.PROTECT, related_name="audit", verbose_name=_("match")
+    )
     hand = models.ForeignKey(
-        Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="audit", db_index=False
+        Hand,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="audit",
+        db_index=False,
+        verbose_name=_("hand"),
     )
     player = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+", db_index=False
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=False,
+        verbose_name=_("player"),
     )
-    payload = models.JSONField(default=dict)
+    payload = models.JSONField(_("details"), default=dict)
 
     class Meta:
         ordering = ["-at", "-id"]
@@ -258,7 +348,7 @@ class AuditEntry(models.Model):
         verbose_name_plural = _("audit entries")
 
     def __str__(self) -> str:
-        return f"{self.at:%Y-%m-%d %H:%M} {self.action}"
+        return f"{self.at:%Y-%m-%d %H:%M} {self.get_action_display()}"
 
 
 class IdempotencyKey(models.Model):
@@ -285,6 +375,8 @@ class IdempotencyKey(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
+        verbose_name = _("idempotency key")
+        verbose_name_plural = _("idempotency keys")
         constraints = [
             models.UniqueConstraint(
                 fields=["user", "key"],
