@@ -121,13 +121,20 @@ def players(tally, make_players):
 
 @pytest.fixture
 def play(players, user):
-    """Play a tally match to its end: ``play([0, 1], [10, 3])`` seats Ada and Bea, one hand."""
+    """Play a tally match: ``play([0, 1], [10, 3], title="…", target=10)`` seats the first two
+    ``players`` (a module may have its own), one hand per list (10 points end it by default)."""
 
     from scorekeeper.matches.services import hand_record, match_create
     from tests.fakes import hand
 
-    def play_match(seats, *hands):
-        match = match_create(game="tally", players=[players[i] for i in seats], by=user)
+    def play_match(seats, *hands, title="", target=10):
+        match = match_create(
+            game="tally",
+            players=[players[i] for i in seats],
+            by=user,
+            title=title,
+            options={"target": target},
+        )
         for points in hands:
             match = hand_record(
                 match=match, record=hand(list(points), dealer=match.hand_count % len(seats)), by=user

@@ -32,27 +32,6 @@ def players(tally, make_players):
     return make_players("Ada", "Bea", "Cid")
 
 
-@pytest.fixture
-def play(players, user):
-    """``play([0, 1], [10, 3], title="…")``: a tally match of those seats, one hand per list."""
-
-    def play_match(seats, *hands, title="", target=10):
-        match = match_create(
-            game="tally",
-            players=[players[i] for i in seats],
-            by=user,
-            title=title,
-            options={"target": target},
-        )
-        for points in hands:
-            match = hand_record(
-                match=match, record=hand(list(points), dealer=match.hand_count % len(seats)), by=user
-            ).match
-        return match
-
-    return play_match
-
-
 def queries(client, url) -> int:
     with CaptureQueriesContext(connection) as ctx:
         assert client.get(url).status_code == 200
