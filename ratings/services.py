@@ -43,7 +43,6 @@ from scorekeeper.matches.models import Match, Seat
 from scorekeeper.outbox.services import outbox_enqueue, outbox_enqueue_group
 from scorekeeper.rules import UnknownGame, find_ruleset
 
-from . import history_table
 from .engine import RatedMatch, Rater, Rating, replay
 from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool, RecomputeJob
 
@@ -306,7 +305,6 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside:
     affected: set[int] = set()
     removed: set[int] = set()  # matches whose history rows were deleted
     full = start is None
-    fresh = None  # PostgreSQL, full: the table the history is written to (history_table)
     with contextlib.ExitStack() as stack:  # the reader aside, if any
         stack.enter_context(_collector_paused())
         if full:
@@ -317,11 +315,7 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside:
             matches: Iterable[PoolMatch] = (
                 stack.enter_context(_read_aside(pool.game)) if read_aside else list(pool_matches(pool.game))
             )
-            if connection.vendor == "postgresql":
-                # Written into a fresh partition, swapped in for the old one below.
-                fresh = history_table.fresh_partition(pool.pk)
-            else:
-                history.delete()  # one DELETE: nothing refers to these rows
+            history.delete()  # one DELETE each: nothing refers to these rows
             PlayerRating.objects.filter(pool=pool).delete()
         else:
             matches = _replay_from(pool, start, ratings, removed)
@@ -332,10 +326,8 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside:
             ).values_list("player_id", "mu", "sigma"):
                 ratings[player] = Rating(mu, sigma)
         tally = _Tally() if full else None
-        with _HistoryWriter(pool.pk, table=fresh) as writer:
+        with _HistoryWriter(pool.pk) as writer:
             rated, last = _rate(r, matches, ratings, writer, tally, affected)
-    if fresh is not None:
-        history_table.swap_partition(pool.pk, fresh)
     if full:
         rows = [(p, ratings[p], n, tally.wins[p], tally.last[p]) for p, n in tally.matches.items()]
         _write_ratings(pool, r, rows, replace=True)
@@ -458,11 +450,6 @@ def _read_aside(game: str) -> Iterator[Iterator[PoolMatch]]:
             # In a transaction, the server-side cursor streams the rows as the query makes
             # them (in autocommit, a cursor WITH HOLD would make every row before the first).
             with transaction.atomic():
-                with connection.cursor() as cursor:
-                    # One core for the query: the other is the rating's. (Its parallel plan
-                    # and JIT compilation took CPU from the rating for no gain in all.)
-                    cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
-                    cursor.execute("SET LOCAL jit = off")
                 batch = []
                 for m in pool_matches(game):
                     batch.append(m)
@@ -508,10 +495,8 @@ class _HistoryWriter:
     server stores rows on the other core while the rating goes on; bulk INSERTs elsewhere.
     Nothing else may use the connection until it is closed."""
 
-    def __init__(self, pool_id: int, table: str | None = None):
+    def __init__(self, pool_id: int):
         self.pool_id = pool_id
-        #: PostgreSQL: the table the COPY goes to (the partitioned history, or a fresh partition).
-        self.table = table or RatingHistory._meta.db_table
         self.rows: list = []
         self.postgresql = connection.vendor == "postgresql"
         self._stack = contextlib.ExitStack()
@@ -565,7 +550,7 @@ class _HistoryWriter:
         else:
             if self._copy is None:
                 names = ", ".join(f'"{c}"' for c in _HISTORY_COLUMNS)
-                sql = f'COPY "{self.table}" ({names}) FROM STDIN (FORMAT BINARY)'
+                sql = f'COPY "{RatingHistory._meta.db_table}" ({names}) FROM STDIN (FORMAT BINARY)'
                 raw = self._stack.enter_context(connection.cursor()).cursor
                 self._copy = self._stack.enter_context(raw.copy(sql, writer=QueuedLibpqWriter(raw)))
                 self._copy.write(_COPY_HEADER)
