@@ -24,6 +24,18 @@ def fresh_cache(settings):
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def default_language():
+    """Every test starts in the default language: LocaleMiddleware activates a request's
+    language in the thread and leaves it there, so a test client's French request would make
+    the next test's service calls speak French."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def tally(monkeypatch):
     """Register the ``tally`` test game for one test."""
