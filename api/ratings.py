@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from ratings import selectors, services
 from ratings.models import RecomputeJob
-from scorekeeper.matches import errors, i18n
+from scorekeeper.matches import errors
 from scorekeeper.matches.models import Player
 from scorekeeper.rules import UnknownGame, find_ruleset
 
@@ -202,9 +202,7 @@ def _game(game: str, *, status_code: int = 404):
     try:
         return find_ruleset(game)
     except UnknownGame as exc:
-        if status_code == 404:
-            raise errors.NotFound(i18n.render(*exc.text), field="game", code="game_unknown") from None
-        raise errors.GameUnknown(i18n.render(*exc.text), field="game") from None
+        raise errors.game_unknown(exc, not_found=status_code == 404) from None
 
 
 # -- views --------------------------------------------------------------------------------
@@ -342,7 +340,7 @@ class RecomputeList(generics.GenericAPIView):
             try:
                 find_ruleset(game)
             except UnknownGame as exc:
-                raise errors.GameUnknown(i18n.render(*exc.text), field=f"games[{i}]") from None
+                raise errors.game_unknown(exc, field=f"games[{i}]") from None
         job = services.rating_recompute_request(by=request.user, games=games)
         location = reverse("api:rating-recompute-detail", args=[job.pk], request=request)
         return Response(

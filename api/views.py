@@ -230,7 +230,7 @@ def _ruleset_class(game: str):
     try:
         return find_ruleset(game)
     except UnknownGame as exc:
-        raise errors.NotFound(i18n.render(*exc.text), field="game", code="game_unknown") from None
+        raise errors.game_unknown(exc, not_found=True) from None
 
 
 class RulesScore(APIView):

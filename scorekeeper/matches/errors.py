@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import i18n
+
 if TYPE_CHECKING:
-    from scorekeeper.rules import OptionsInvalid
+    from scorekeeper.rules import OptionsInvalid, UnknownGame
 
 
 class DomainError(Exception):
@@ -37,6 +39,15 @@ class Invalid(DomainError):
 
 class GameUnknown(Invalid):
     code = "game_unknown"
+
+
+def game_unknown(exc: UnknownGame, *, field: str = "game", not_found: bool = False) -> DomainError:
+    """The engine's ``UnknownGame`` in the request's language: 400 ``game_unknown`` for a game
+    named in the request, or with ``not_found`` a 404 of that code (the game is the URL's)."""
+    message = i18n.render(*exc.text)
+    if not_found:
+        return NotFound(message, field=field, code="game_unknown")
+    return GameUnknown(message, field=field)
 
 
 class OptionsRejected(Invalid):

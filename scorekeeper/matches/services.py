@@ -39,7 +39,7 @@ from ratings.services import rating_event_record
 from scorekeeper.rules import OptionsInvalid, UnknownGame, find_ruleset
 from scorekeeper.rules.fields import is_int
 
-from . import errors, i18n
+from . import errors
 from .models import AuditEntry, Hand, IdempotencyKey, Match, Player, Seat
 
 #: Where a record carries the players' claims (spec: ``declared``; cul: ``declared_banks``).
@@ -73,7 +73,7 @@ def match_create(
     try:
         ruleset_class = find_ruleset(game)
     except UnknownGame as exc:
-        raise errors.GameUnknown(i18n.render(*exc.text), field="game") from None
+        raise errors.game_unknown(exc) from None
     seated = _players_in_order(players)
     if len(seated) not in ruleset_class.seat_counts:
         allowed = ", ".join(map(str, ruleset_class.seat_counts))
