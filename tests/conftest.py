@@ -133,9 +133,8 @@ def players(tally, make_players):
 
 @pytest.fixture
 def play(players, user):
-    """Play a tally match: ``play([0, 1], [10, 3], title="…", target=10)`` seats the first two
-    ``players`` (a module may have its own), one hand per list (10 points end it by default)."""
-
+    """Play a tally match: ``play([0, 1], [10, 3], title="…", target=10)`` seats ``players[0]``
+    and ``players[1]`` (a module may have its own ``players``), one hand per list of points."""
     from scorekeeper.matches.services import hand_record, match_create
     from tests.fakes import hand
 
