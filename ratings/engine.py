@@ -20,12 +20,17 @@ Which model, which parameters and which displayed rating were chosen by the back
 
 from __future__ import annotations
 
+import collections
+import functools
 import itertools
 import math
+import operator
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import NamedTuple
+
+import numpy as np
 
 __all__ = [
     "MODELS",
@@ -35,7 +40,9 @@ __all__ = [
     "RatedMatch",
     "Rater",
     "Rating",
+    "Replayed",
     "replay",
+    "replay_arrays",
 ]
 
 _NORMAL = NormalDist()
@@ -153,144 +160,16 @@ class Rater:
 
         ``places`` are 1-based, one per side, lower is better; equal places are ties, and
         tied sides get the same change of their mean mu (a draw between equals leaves them
-        equal). Raises ValueError on a malformed match.
+        equal). Raises ValueError on a malformed match. The same floats as ``replay``: this is
+        a replay of one match.
         """
         _check_match(sides, places)
-        return self._rate(sides, places)
-
-    def _rate(self, sides: Sequence[Sequence[Rating]], places: Sequence[int]) -> list[list[Rating]]:
-        return self._step(sides, places, False)[0]
-
-    def _step(
-        self, sides: Sequence[Sequence[Rating]], places: Sequence[int], odds: bool
-    ) -> tuple[list[list[Rating]], list[float] | None]:
-        """One match: the new ratings and, with ``odds``, each side's win probability before
-        it (``_win``), from one pass over the sides."""
-        tau2, kappa = self._tau2, self.kappa
-        n = len(sides)
-        team_mu = []  # Σ mu
-        team_var = []  # Σ sigma² (the prediction's)
-        team_s2 = []  # Σ (sigma² + tau²): sigma grows by tau before the match (as openskill)
-        shares = []  # a team's players' sigma² + tau² (None for one player)
-        for side in sides:
-            if len(side) == 1:
-                r = side[0]
-                s = r.sigma * r.sigma
-                team_mu.append(r.mu)
-                team_var.append(s)
-                team_s2.append(s + tau2)
-                shares.append(None)
-                continue
-            row = [r.sigma * r.sigma + tau2 for r in side]
-            m = s = 0.0
-            for r in side:
-                m += r.mu
-                s += r.sigma * r.sigma
-            v = 0.0
-            for x in row:
-                v += x
-            team_mu.append(m)
-            team_var.append(s)
-            team_s2.append(v)
-            shares.append(row)
-        probabilities = self._win(sides, (team_mu, team_var)) if odds else None
-        if self.model == "plackett-luce":
-            omegas, deltas = self._plackett_luce(team_mu, team_s2, places)
-        else:
-            omegas, deltas = self._bradley_terry_full(team_mu, team_s2, places)
-        out: list[list[Rating]] = []
-        sqrt = math.sqrt
-        for side, row, s2, omega, delta in zip(sides, shares, team_s2, omegas, deltas, strict=True):
-            if row is None:  # share = v / s2 = 1 exactly
-                shrink = 1 - delta
-                out.append([Rating(side[0].mu + omega, sqrt(s2 * (shrink if shrink > kappa else kappa)))])
-                continue
-            side_out = []
-            for r, v in zip(side, row, strict=True):
-                share = v / s2
-                side_out.append(Rating(r.mu + share * omega, sqrt(v * max(1 - share * delta, kappa))))
-            out.append(side_out)
-        if len(set(places)) < n:
-            out = _equalise_ties(sides, places, out)
-        return out, probabilities
-
-    def _plackett_luce(
-        self, team_mu: list[float], team_s2: list[float], places: Sequence[int]
-    ) -> tuple[list[float], list[float]]:
-        """Weng & Lin's Algorithm 4: each side's Ω and Δ."""
-        n = len(team_mu)
-        beta2 = self._beta2
-        total = 0.0
-        for v in team_s2:
-            total += v + beta2
-        c = math.sqrt(total)
-        exps = [math.exp(m / c) for m in team_mu]
-        # sum_q[q]: the exp of every side placed at or below q (C_q of the paper);
-        # a[q]: how many sides share q's place.
-        sum_q = [0.0] * n
-        a = [0] * n
-        for q in range(n):
-            pq = places[q]
-            s = 0.0
-            k = 0
-            for i in range(n):
-                pi = places[i]
-                if pi >= pq:
-                    s += exps[i]
-                    if pi == pq:
-                        k += 1
-            sum_q[q] = s
-            a[q] = k
-        omegas, deltas = [], []
-        for i in range(n):
-            pi = places[i]
-            ei = exps[i]
-            omega = 0.0
-            delta = 0.0
-            for q in range(n):
-                if places[q] <= pi:
-                    p = ei / sum_q[q]
-                    delta += p * (1 - p) / a[q]
-                    if q == i:
-                        omega += (1 - p) / a[q]
-                    else:
-                        omega -= p / a[q]
-            s2 = team_s2[i]
-            omega *= s2 / c
-            delta *= s2 / (c * c)
-            delta *= math.sqrt(s2) / c
-            omegas.append(omega)
-            deltas.append(delta)
-        return omegas, deltas
-
-    def _bradley_terry_full(
-        self, team_mu: list[float], team_s2: list[float], places: Sequence[int]
-    ) -> tuple[list[float], list[float]]:
-        """Weng & Lin's Algorithm 1 (every pair of sides is one game): each side's Ω and Δ."""
-        n = len(team_mu)
-        two_beta2 = 2 * self._beta2
-        omegas = [0.0] * n
-        deltas = [0.0] * n
-        # Δ's term is γ·(σ²/c)/c·p(1 − p) with γ = σ/c: σ³/c³·p(1 − p).
-        cubes = [v * math.sqrt(v) for v in team_s2]
-        sqrt, exp = math.sqrt, math.exp
-        # Each pair once: c, and p (i beats q) with 1 − p for q beating i.
-        for i in range(n - 1):
-            mu_i, s2_i, place_i, cube_i = team_mu[i], team_s2[i], places[i], cubes[i]
-            omega_i, delta_i = omegas[i], deltas[i]
-            for q in range(i + 1, n):
-                s2_q = team_s2[q]
-                c = sqrt(s2_i + s2_q + two_beta2)
-                p = 1 / (1 + exp((team_mu[q] - mu_i) / c))
-                place_q = places[q]
-                surprise = (1.0 if place_q > place_i else 0.5 if place_q == place_i else 0.0) - p
-                spread = p * (1 - p) / (c * c * c)
-                omega_i += s2_i / c * surprise
-                omegas[q] -= s2_q / c * surprise
-                delta_i += cube_i * spread
-                deltas[q] += cubes[q] * spread
-            omegas[i], deltas[i] = omega_i, delta_i
-        return omegas, deltas
+        slots = [(i, j) for i, side in enumerate(sides) for j in range(len(side))]
+        ratings = {slot: sides[slot[0]][slot[1]] for slot in slots}
+        match = MatchOutcome(None, tuple(tuple(s for s in slots if s[0] == i) for i in range(len(sides))),
+                             tuple(places))  # fmt: skip
+        replay_arrays(self, [match], ratings)
+        return [[ratings[(i, j)] for j in range(len(side))] for i, side in enumerate(sides)]
 
     # -- predictions -----------------------------------------------------------------
     def _c(self, sides: Sequence[Sequence[Rating]]) -> tuple[list[float], list[float], float]:
@@ -317,30 +196,31 @@ class Rater:
         return self.win_scale * math.sqrt(total / n) * (2 / n) ** self.win_field_exponent
 
     def win_probabilities(self, sides: Sequence[Sequence[Rating]]) -> list[float]:
-        """Each side's probability of the first place, summing to 1 (``win_formula``)."""
+        """Each side's probability of the first place, summing to 1 (``win_formula``): the
+        same floats a replay gives the match before rating it."""
         _check_match(sides)
-        return self._win(sides)
-
-    def _win(
-        self, sides: Sequence[Sequence[Rating]], sums: tuple[list[float], list[float]] | None = None
-    ) -> list[float]:
-        """``sums``: each side's Σ mu and Σ sigma², if already known (``_c``)."""
-        if sums is None:
-            mus, s2s, c = self._c(sides)
-        else:
-            mus, s2s = sums
-            c = self._scale(s2s)
         if self.win_formula == "plackett-luce":
-            top = max(mus)
-            exp = math.exp
-            exps = [exp((m - top) / c) for m in mus]
-            total = sum(exps)
-            return [e / total for e in exps]
+            mus, s2s = [], []
+            for side in sides:
+                mus.append(sum(r.mu for r in side))
+                s2s.append(sum(r.sigma * r.sigma for r in side))
+            n = len(sides)
+            odds = _plackett_luce_odds(
+                self, np.array(mus), np.array(s2s), np.zeros(n, np.int64), np.zeros(1, np.int64),
+                np.array([n]),
+            )  # fmt: skip
+            return odds.tolist()
+        mus, s2s, _ = self._c(sides)
+        return self._win(mus, s2s, [len(side) for side in sides])
+
+    def _win(self, mus: list[float], s2s: list[float], sizes: list[int]) -> list[float]:
+        """The ``pairwise`` and ``thurstone`` formulas, from each side's Σ mu, Σ sigma² and
+        number of players."""
         if self.win_formula == "thurstone":
             scale = 1.0 if self.win_scale is None else self.win_scale
-            sds = [scale * math.sqrt(s + len(side) * self._beta2) for s, side in zip(s2s, sides, strict=True)]
+            sds = [scale * math.sqrt(s + k * self._beta2) for s, k in zip(s2s, sizes, strict=True)]
             return first_place_probabilities(mus, sds)
-        n = len(sides)
+        n = len(mus)
         b2 = 2 * self._beta2
         wins = []
         for i in range(n):
@@ -387,32 +267,6 @@ class Rater:
     def is_provisional(self, rating: Rating, matches: int) -> bool:
         """Whether the rating is too young to rank (marked on leaderboards)."""
         return matches < self.provisional_matches or rating.sigma > self.provisional_sigma
-
-
-def _equalise_ties(
-    sides: Sequence[Sequence[Rating]], places: Sequence[int], out: list[list[Rating]]
-) -> list[list[Rating]]:
-    """Give tied sides the mean of their changes of mu (what openskill's averaging means).
-
-    A side's change is the mean change of its players; each player of a tied side is shifted
-    by the group's mean side change minus his side's, so that players within a side keep
-    their relative shares and tied sides move alike. Sigmas are left as computed.
-    """
-    groups: dict[int, list[int]] = {}
-    for i, place in enumerate(places):
-        groups.setdefault(place, []).append(i)
-    for members in groups.values():
-        if len(members) < 2:
-            continue
-        changes = {
-            i: sum(new.mu - old.mu for new, old in zip(out[i], sides[i], strict=True)) / len(sides[i])
-            for i in members
-        }
-        mean = sum(changes.values()) / len(members)
-        for i in members:
-            shift = mean - changes[i]
-            out[i] = [Rating(r.mu + shift, r.sigma) for r in out[i]]
-    return out
 
 
 def first_place_probabilities(means: Sequence[float], sds: Sequence[float]) -> list[float]:
@@ -496,43 +350,367 @@ class RatedMatch(NamedTuple):
         )
 
 
+# -- the update, on arrays ------------------------------------------------------------
+#
+# Every match is rated by this one implementation, on numpy arrays, a "wave" of matches at a
+# time. A match's wave is one more than the latest wave of its players' earlier matches, so
+# the matches of a wave share no player and each comes after every earlier match of its
+# players: rating a wave at once gives the floats of rating its matches one by one, in order.
+# Each float of a match comes from that match's own numbers only: elementwise operations, and
+# sums that add one side's (or one match's) terms in a fixed order (``np.bincount`` adds in
+# input order). So a match gets the same floats whatever else is in its wave: alone
+# (``Rater.rate``, an incremental update of a pool) or among thousands (a full recompute).
+
+
+@functools.lru_cache(maxsize=8)
+def _pair_templates(max_sides: int) -> tuple[np.ndarray, ...]:
+    """For every n ≤ ``max_sides``, the pairs of sides of an n-side match, concatenated:
+    ``games`` (i, q), i < q, in the order i then q (Bradley–Terry's one game per pair), and
+    ``ordered`` (a, b), every a and b (Plackett–Luce's sums); with each n's start."""
+    games_i, games_q, games_start, ordered_a, ordered_b, ordered_start = [], [], [], [], [], []
+    for n in range(max_sides + 1):
+        games_start.append(len(games_i))
+        ordered_start.append(len(ordered_a))
+        for i in range(n):
+            games_i.extend([i] * (n - 1 - i))
+            games_q.extend(range(i + 1, n))
+            ordered_a.extend([i] * n)
+            ordered_b.extend(range(n))
+    arrays = (games_i, games_q, games_start, ordered_a, ordered_b, ordered_start)
+    return tuple(np.array(a, np.int64) for a in arrays)
+
+
+def _expand(counts: np.ndarray, template_start: np.ndarray, sides: np.ndarray, offsets: np.ndarray,
+            first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Each match's pairs from its template (``counts`` of them, from ``template_start``),
+    as side indices (its sides start at ``offsets``), match after match."""
+    total = int(counts.sum())
+    match = np.repeat(np.arange(len(counts)), counts)
+    within = np.arange(total) - _starts(counts)[match]
+    at = template_start[sides[match]] + within
+    return first[at] + offsets[match], second[at] + offsets[match]
+
+
+def _repeats(values: np.ndarray) -> bool:
+    ordered = np.sort(values)
+    return bool((ordered[1:] == ordered[:-1]).any())
+
+
+def _starts(counts: np.ndarray) -> np.ndarray:
+    return np.cumsum(counts) - counts
+
+
+def _regroup(order: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """For items grouped ``counts`` to a group, the items' indices with the groups taken in
+    ``order``."""
+    ordered = counts[order]
+    return np.repeat(_starts(counts)[order] - _starts(ordered), ordered) + np.arange(int(counts.sum()))
+
+
+class _Waves:
+    """Matches laid out for the array update, sorted by wave (the given order within one).
+
+    Built from the matches in the given order, flat: each slot's player index (a slot is a
+    player in a match, side by side), each match's number of sides, each side's size and
+    place. ``order``: the given index of each match, in wave order; ``given_slot``: the given
+    position of each slot. Then, in wave order: per match its number of sides and first side;
+    per side its match, place and size; per slot its player and side; the games and ordered
+    pairs of sides; ``bounds``: where each wave's matches, sides, slots, games and pairs start."""
+
+    def __init__(self, players: np.ndarray, player_count: int, side_count: np.ndarray, sizes: np.ndarray,
+                 places: np.ndarray):  # fmt: skip
+        given_first_side = _starts(side_count)
+        given_slot_count = np.add.reduceat(sizes, given_first_side)
+        latest = [0] * player_count
+        waves = []
+        flat = players.tolist()
+        for start, end in zip(_starts(given_slot_count).tolist(), np.cumsum(given_slot_count).tolist(),
+                              strict=True):  # fmt: skip
+            match = flat[start:end]
+            wave = max(map(latest.__getitem__, match)) + 1
+            for p in match:
+                latest[p] = wave
+            waves.append(wave)
+        wave_of = np.array(waves, np.int64)
+        self.order = order = np.argsort(wave_of, kind="stable")
+        side_at = _regroup(order, side_count)
+        self.given_slot = _regroup(order, given_slot_count)
+        self.players = players[self.given_slot]
+        self.side_count = side_count = side_count[order]
+        self.sizes, self.places = sizes[side_at], places[side_at]
+        self.first_side = _starts(side_count)
+        slot_count = given_slot_count[order]
+        self.side_match = np.repeat(np.arange(len(order)), side_count)
+        self.slot_side = np.repeat(np.arange(len(self.sizes)), self.sizes)
+        games_i, games_q, games_start, ordered_a, ordered_b, ordered_start = _pair_templates(
+            int(side_count.max())
+        )
+        game_count, pair_count = side_count * (side_count - 1) // 2, side_count * side_count
+        self.game_i, self.game_q = _expand(
+            game_count, games_start, side_count, self.first_side, games_i, games_q
+        )
+        self.pair_a, self.pair_b = _expand(pair_count, ordered_start, side_count, self.first_side, ordered_a,
+                                           ordered_b)  # fmt: skip
+        # Where each wave starts (and the last ends), in matches, sides, slots, games and pairs.
+        sorted_waves = wave_of[order]
+        match_bounds = [*np.flatnonzero(np.diff(sorted_waves, prepend=0)), len(order)]
+        ends = [np.concatenate(([0], np.cumsum(c))) for c in (side_count, slot_count, game_count, pair_count)]
+        starts = [e[match_bounds].tolist() for e in ends]
+        self.bounds = [
+            (m0, m1, *(x for k in range(4) for x in (starts[k][i], starts[k][i + 1])))
+            for i, (m0, m1) in enumerate(itertools.pairwise(np.array(match_bounds).tolist()))
+        ]
+
+
+def _plackett_luce_odds(rater: Rater, team_mu, team_var, side_match, first_side, side_count):
+    """Each side's first-place probability under the rater's ``plackett-luce`` formula: the
+    softmax of the sides' Σ mu / c, c from their Σ sigma² (``win_scale``)."""
+    n = len(first_side)
+    total = np.bincount(side_match, team_var + rater._beta2, n)
+    if rater.win_scale is None:
+        c = np.sqrt(total)
+    else:
+        factor = np.array(
+            [(2 / k) ** rater.win_field_exponent if k else 0.0 for k in range(int(side_count.max()) + 1)]
+        )
+        c = rater.win_scale * np.sqrt(total / side_count) * factor[side_count]
+    top = np.maximum.reduceat(team_mu, first_side)
+    exps = np.exp((team_mu - top[side_match]) / c[side_match])
+    return exps / np.bincount(side_match, exps, n)[side_match]
+
+
+def _rate_waves(rater: Rater, w: _Waves, mu: np.ndarray, sigma: np.ndarray):
+    """Rate every match of ``w``, wave after wave; ``mu`` and ``sigma`` (per player index) are
+    updated in place. Returns, per slot in wave order, mu and sigma before and after, and per
+    side each side's pre-match win probability."""
+    slots = len(w.players)
+    mu_before, sigma_before = np.empty(slots), np.empty(slots)
+    mu_after, sigma_after = np.empty(slots), np.empty(slots)
+    odds = np.empty(len(w.sizes))
+    tau2, beta2, kappa = rater._tau2, rater._beta2, rater.kappa
+    two_beta2 = 2 * beta2
+    bradley_terry = rater.model == "bradley-terry-full"
+    plackett_luce_odds = rater.win_formula == "plackett-luce"
+    # Bradley–Terry scores each game: 1 if i is placed ahead of q, ½ for a tie, else 0.
+    score = np.where(w.places[w.game_q] > w.places[w.game_i], 1.0,
+                     np.where(w.places[w.game_q] == w.places[w.game_i], 0.5, 0.0))  # fmt: skip
+    # Tied sides (the same place in one match) are a group; else a side is its own.
+    group = np.arange(len(w.sizes))
+    same = (w.places[w.pair_a] == w.places[w.pair_b]) & (w.pair_b < w.pair_a)
+    np.minimum.at(group, w.pair_a[same], w.pair_b[same])
+    tied = np.zeros(len(w.order), bool)
+    tied[w.side_match[w.pair_a[same]]] = True
+    tied_waves = np.add.reduceat(tied, [b[0] for b in w.bounds]).tolist()
+    for (m0, m1, d0, d1, s0, s1, g0, g1, p0, p1), has_tie in zip(w.bounds, tied_waves, strict=True):
+        players = w.players[s0:s1]
+        side = w.slot_side[s0:s1] - d0
+        sides = d1 - d0
+        m, s = mu[players], sigma[players]
+        var = s * s
+        v = var + tau2  # sigma grows by tau before the match (as openskill)
+        team_mu = np.bincount(side, m, sides)
+        team_var = np.bincount(side, var, sides)  # the prediction's
+        team_s2 = np.bincount(side, v, sides)
+        side_match = w.side_match[d0:d1] - m0
+        if plackett_luce_odds:
+            odds[d0:d1] = _plackett_luce_odds(rater, team_mu, team_var, side_match, w.first_side[m0:m1] - d0,
+                                              w.side_count[m0:m1])  # fmt: skip
+        else:
+            odds[d0:d1] = _scalar_odds(rater, team_mu, team_var, w.sizes[d0:d1], w.side_count[m0:m1])
+        if bradley_terry:
+            omega, delta = _bradley_terry_full(team_mu, team_s2, w.game_i[g0:g1] - d0, w.game_q[g0:g1] - d0,
+                                               score[g0:g1], two_beta2, sides)  # fmt: skip
+        else:
+            a, b = w.pair_a[p0:p1] - d0, w.pair_b[p0:p1] - d0
+            omega, delta = _plackett_luce(team_mu, team_s2, w.places[d0:d1], side_match, a, b, beta2, m1 - m0)
+        s2 = team_s2[side]
+        share = v / s2  # 1 exactly for a player alone on his side
+        new_mu = m + share * omega[side]
+        new_sigma = np.sqrt(v * np.maximum(1 - share * delta[side], kappa))
+        if has_tie:
+            new_mu = _equalise_ties(m, new_mu, side, group[d0:d1] - d0, w.sizes[d0:d1], sides)
+        mu_before[s0:s1], sigma_before[s0:s1] = m, s
+        mu_after[s0:s1], sigma_after[s0:s1] = new_mu, new_sigma
+        mu[players], sigma[players] = new_mu, new_sigma
+    return mu_before, sigma_before, mu_after, sigma_after, odds
+
+
+def _bradley_terry_full(team_mu, team_s2, i, q, score, two_beta2, sides):
+    """Weng & Lin's Algorithm 1 (every pair of sides is one game): each side's Ω and Δ.
+    Each game (i, q) adds to i's sums and then to q's, in the order of the games, as
+    openskill's loops do."""
+    s2_i, s2_q = team_s2[i], team_s2[q]
+    c = np.sqrt(s2_i + s2_q + two_beta2)
+    p = 1 / (1 + np.exp((team_mu[q] - team_mu[i]) / c))  # i beats q
+    surprise = score - p
+    spread = p * (1 - p) / (c * c * c)
+    # Δ's term is γ·(σ²/c)/c·p(1 − p) with γ = σ/c: σ³/c³·p(1 − p).
+    cubes = team_s2 * np.sqrt(team_s2)
+    both = np.empty(2 * len(i), np.int64)
+    both[0::2], both[1::2] = i, q
+    terms = np.empty(2 * len(i))
+    terms[0::2], terms[1::2] = s2_i / c * surprise, -(s2_q / c * surprise)
+    omega = np.bincount(both, terms, sides)
+    terms[0::2], terms[1::2] = cubes[i] * spread, cubes[q] * spread
+    return omega, np.bincount(both, terms, sides)
+
+
+def _plackett_luce(team_mu, team_s2, places, side_match, a, b, beta2, matches):
+    """Weng & Lin's Algorithm 4: each side's Ω and Δ. Over the ordered pairs (a, b): C_q of
+    the paper is the sum of the exps of the sides b placed at or below q = a, and A_q how
+    many share q's place; side i = a sums, over the sides q = b placed at or above it, its
+    share e_i / C_q of each."""
+    sides = len(team_mu)
+    c = np.sqrt(np.bincount(side_match, team_s2 + beta2, matches))[side_match]
+    exps = np.exp(team_mu / c)
+    below = places[b] >= places[a]
+    sum_q = np.bincount(a[below], exps[b[below]], sides)
+    ties = np.bincount(a, places[b] == places[a], sides)
+    above = places[b] <= places[a]
+    i, q = a[above], b[above]
+    p = exps[i] / sum_q[q]
+    share = ties[q]
+    delta = np.bincount(i, p * (1 - p) / share, sides)
+    omega = np.bincount(i, np.where(i == q, (1 - p) / share, -(p / share)), sides)
+    omega *= team_s2 / c
+    delta *= team_s2 / (c * c)
+    delta *= np.sqrt(team_s2) / c
+    return omega, delta
+
+
+def _equalise_ties(mu, new_mu, side, group, sizes, sides):
+    """Give tied sides the mean of their changes of mu (what openskill's averaging means).
+
+    A side's change is the mean change of its players; each player of a tied side is shifted
+    by the group's mean side change minus his side's, so that players within a side keep
+    their relative shares and tied sides move alike (an untied side's shift is 0). Sigmas
+    are left as computed."""
+    change = np.bincount(side, new_mu - mu, sides) / sizes
+    mean = np.bincount(group, change, sides)[group] / np.bincount(group, None, sides)[group]
+    return new_mu + (mean - change)[side]
+
+
+def _scalar_odds(rater: Rater, team_mu, team_var, sizes, side_count):
+    """The ``pairwise`` and ``thurstone`` win formulas, match by match (back-test candidates)."""
+    out = []
+    mus, s2s, ks = team_mu.tolist(), team_var.tolist(), sizes.tolist()
+    start = 0
+    for n in side_count.tolist():
+        out.extend(rater._win(mus[start : start + n], s2s[start : start + n], ks[start : start + n]))
+        start += n
+    return out
+
+
+class Replayed(NamedTuple):
+    """A replay's numbers on arrays: one slot per player per match, matches in the given
+    order, each match's players side by side (history row material, for many rows at once)."""
+
+    matches: list
+    #: Per slot: the match's index in ``matches``, the player, his side (0-based) and its place.
+    match_index: np.ndarray
+    players: list
+    side: np.ndarray
+    place: np.ndarray
+    mu_before: np.ndarray
+    sigma_before: np.ndarray
+    mu_after: np.ndarray
+    sigma_after: np.ndarray
+    #: The chance the model gave his side, before the match, of the first place.
+    win_probability: np.ndarray
+
+
+def replay_arrays(
+    rater: Rater, matches: Iterable[MatchOutcome], ratings: dict[Hashable, Rating] | None = None
+) -> Replayed:
+    """Rate ``matches`` in the given order, all at once (``replay`` yields them one by one).
+
+    ``ratings`` (player → Rating) is the pool's state before the first match, updated in
+    place; players not in it start from ``rater.prior()``. A full recompute passes an empty
+    dict; an incremental update passes the current ratings. Same inputs, same floats, however
+    the matches are split between calls. A player may appear only once in a match (ValueError
+    otherwise). Anything with the attributes ``match_id``, ``sides`` and ``places`` of
+    ``MatchOutcome`` is a match.
+    """
+    matches = list(matches)
+    if ratings is None:
+        ratings = {}
+    if not matches:
+        nothing = np.zeros(0)
+        return Replayed([], np.zeros(0, np.int64), [], np.zeros(0, np.int64), np.zeros(0, np.int64),
+                        nothing, nothing, nothing, nothing, nothing)  # fmt: skip
+    chain = itertools.chain.from_iterable
+    sides_list = list(map(operator.attrgetter("sides"), matches))
+    places_list = list(map(operator.attrgetter("places"), matches))
+    side_count = np.fromiter(map(len, sides_list), np.int64, len(matches))
+    sizes = np.fromiter(map(len, chain(sides_list)), np.int64)
+    place_count = np.fromiter(map(len, places_list), np.int64, len(matches))
+    places_flat = list(chain(places_list))
+    players_flat = list(chain(chain(sides_list)))
+    index = {p: i for i, p in enumerate(dict.fromkeys(players_flat))}
+    players = np.fromiter(map(index.__getitem__, players_flat), np.int64, len(players_flat))
+    places = (
+        np.fromiter(places_flat, np.int64, len(places_flat)) if set(map(type, places_flat)) <= _INT else None
+    )
+    slot_count = np.add.reduceat(sizes, _starts(side_count)) if len(sizes) else sizes
+    match_of_slot = np.repeat(np.arange(len(matches)), slot_count) if len(sizes) else sizes
+    # Every match good at once (else the first bad one says what is wrong, as Rater.rate would).
+    if (
+        places is None
+        or side_count.min() < 2
+        or sizes.min() < 1
+        or (place_count != side_count).any()
+        or places.min() < 1
+        or _repeats(match_of_slot * len(index) + players)
+    ):
+        for match in matches:
+            twice = [p for p, n in collections.Counter(chain(match.sides)).items() if n > 1]
+            if twice:
+                raise ValueError(f"match {match.match_id!r}: player {twice[0]!r} appears twice")
+            _check_match(match.sides, match.places)
+    ids = list(index)
+    prior = rater.prior()
+    known = [ratings.get(p, prior) for p in ids]
+    mu = np.array([r.mu for r in known])
+    sigma = np.array([r.sigma for r in known])
+    w = _Waves(players, len(ids), side_count, sizes, places)
+    mu_before, sigma_before, mu_after, sigma_after, odds = _rate_waves(rater, w, mu, sigma)
+    ratings.update(zip(ids, map(Rating, mu.tolist(), sigma.tolist()), strict=True))
+    at = w.given_slot  # back from wave order to the given order
+
+    def given(values: np.ndarray) -> np.ndarray:
+        out = np.empty_like(values)
+        out[at] = values
+        return out
+
+    side = w.slot_side
+    return Replayed(
+        matches, match_of_slot, players_flat,
+        given(side - w.first_side[w.side_match[side]]), given(w.places[side]),
+        given(mu_before), given(sigma_before), given(mu_after), given(sigma_after), given(odds[side]),
+    )  # fmt: skip
+
+
 def replay(
     rater: Rater,
     matches: Iterable[MatchOutcome],
     ratings: dict[Hashable, Rating] | None = None,
 ) -> Iterator[RatedMatch]:
-    """Rate ``matches`` in the given order, yielding each as it is rated.
-
-    ``ratings`` (player → Rating) is the pool's state before the first match, updated in
-    place; players not in it start from ``rater.prior()``. A full recompute passes an empty
-    dict; an incremental update passes the current ratings. Same inputs, same floats.
-    A player may appear only once in a match (ValueError otherwise). Anything with the
-    attributes ``match_id``, ``sides`` and ``places`` of ``MatchOutcome`` is a match.
-    """
-    if ratings is None:
-        ratings = {}
-    prior = rater.prior()
-    get = ratings.get
-    step = rater._step
-    chain = itertools.chain.from_iterable
-    for match in matches:
-        sides, places = match.sides, match.places
-        before = []
-        for side in sides:
-            before.append([get(side[0], prior)] if len(side) == 1 else [get(p, prior) for p in side])
-        if len(set(chain(sides))) != sum(map(len, sides)):
-            players = list(chain(sides))
-            twice = next(p for p in players if players.count(p) > 1)
-            raise ValueError(f"match {match.match_id!r}: player {twice!r} appears twice")
-        _check_match(before, places)
-        after, probabilities = step(before, places, True)
-        for side, now in zip(sides, after, strict=True):
-            if len(side) == 1:
-                ratings[side[0]] = now[0]
-            else:
-                for player, r in zip(side, now, strict=True):
-                    ratings[player] = r
-        yield RatedMatch(match, before, after, probabilities)
+    """``replay_arrays``, match by match: each rated match with its players' ratings before
+    and after it and its sides' pre-match win probabilities."""
+    done = replay_arrays(rater, matches, ratings)
+    columns = zip(done.side.tolist(), done.mu_before.tolist(), done.sigma_before.tolist(),
+                  done.mu_after.tolist(), done.sigma_after.tolist(), done.win_probability.tolist(),
+                  strict=True)  # fmt: skip
+    for match in done.matches:
+        before: list[list[Rating]] = [[] for _ in match.sides]
+        after: list[list[Rating]] = [[] for _ in match.sides]
+        odds = [0.0] * len(match.sides)
+        for _ in range(sum(map(len, match.sides))):
+            side, mu_before, sigma_before, mu_after, sigma_after, probability = next(columns)
+            before[side].append(Rating(mu_before, sigma_before))
+            after[side].append(Rating(mu_after, sigma_after))
+            odds[side] = probability
+        yield RatedMatch(match, before, after, odds)
 
 
 #: The back-test's choice (docs/ratings.md, tuned on generator seeds 1 and 2, reported on

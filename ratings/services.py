@@ -27,13 +27,13 @@ import itertools
 import json
 import logging
 import queue
-import struct
 import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
+import numpy as np
 from django.db import connection, transaction
 from django.db.models import Count, F, Max, Min, Q
 from django.utils import timezone
@@ -43,16 +43,17 @@ from scorekeeper.matches.models import Match, Seat
 from scorekeeper.outbox.services import outbox_enqueue, outbox_enqueue_group
 from scorekeeper.rules import UnknownGame, find_ruleset
 
-from .engine import RatedMatch, Rater, Rating, replay
+from . import history_table
+from .engine import Rater, Rating, Replayed, replay_arrays
 from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool, RecomputeJob
 
 log = logging.getLogger(__name__)
 
 EVENT_TASK = "ratings.event_process"
 POOL_RECOMPUTE_TASK = "ratings.pool_recompute"
-#: Matches read per query, history rows written per batch.
+#: Matches read per query; matches rated at once (in waves: docs/ratings.md, "Speed").
 CHUNK = 2000
-HISTORY_BATCH = 20_000
+RATE_CHUNK = 25_000
 #: How many matches a full recompute's reader may hold ahead of the rating (about 50 MB).
 READ_AHEAD = 128_000
 
@@ -305,6 +306,7 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside:
     affected: set[int] = set()
     removed: set[int] = set()  # matches whose history rows were deleted
     full = start is None
+    fresh = None  # PostgreSQL, full: the table the history is written to (history_table)
     with contextlib.ExitStack() as stack:  # the reader aside, if any
         stack.enter_context(_collector_paused())
         if full:
@@ -315,7 +317,11 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside:
             matches: Iterable[PoolMatch] = (
                 stack.enter_context(_read_aside(pool.game)) if read_aside else list(pool_matches(pool.game))
             )
-            history.delete()  # one DELETE each: nothing refers to these rows
+            if connection.vendor == "postgresql":
+                # Written into a fresh partition, swapped in for the old one below.
+                fresh = history_table.fresh_partition(pool.pk)
+            else:
+                history.delete()  # one DELETE: nothing refers to these rows
             PlayerRating.objects.filter(pool=pool).delete()
         else:
             matches = _replay_from(pool, start, ratings, removed)
@@ -326,8 +332,10 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside:
             ).values_list("player_id", "mu", "sigma"):
                 ratings[player] = Rating(mu, sigma)
         tally = _Tally() if full else None
-        with _HistoryWriter(pool.pk) as writer:
+        with _HistoryWriter(pool.pk, table=fresh) as writer:
             rated, last = _rate(r, matches, ratings, writer, tally, affected)
+    if fresh is not None:
+        history_table.swap_partition(pool.pk, fresh)
     if full:
         rows = [(p, ratings[p], n, tally.wins[p], tally.last[p]) for p, n in tally.matches.items()]
         _write_ratings(pool, r, rows, replace=True)
@@ -393,40 +401,38 @@ def _replay_from(
 
 class _Tally:
     """A full recompute's count per player: matches, wins (a shared first place counts) and
-    the last one played, counted a match at a time in C (Counter, dict updates)."""
+    the last one played, counted a chunk of rated matches at a time."""
 
     def __init__(self) -> None:
         self.matches: Counter[int] = Counter()
         self.wins: Counter[int] = Counter()
         self.last: dict[int, datetime] = {}
 
-    def add(self, m: PoolMatch, players: tuple[int, ...]) -> None:
-        self.matches.update(players)
-        self.last.update(dict.fromkeys(players, m.finished_at))
-        if 1 in m.places:
-            for side, place in zip(m.sides, m.places, strict=True):
-                if place == 1:
-                    self.wins.update(side)
+    def add(self, done: Replayed) -> None:
+        self.matches.update(done.players)
+        self.wins.update(itertools.compress(done.players, (done.place == 1).tolist()))
+        # A dict keeps the last value of a key: each player's last match of the chunk.
+        last = dict(zip(done.players, done.match_index.tolist(), strict=True))
+        self.last.update((player, done.matches[i].finished_at) for player, i in last.items())
 
 
-def _rate(r: Rater, matches, ratings: dict, writer, tally: _Tally | None, affected: set):
-    """The loop of a replay: the engine's ``replay`` rates each match from ``ratings``
-    (updated), its history rows are written; ``tally`` (a full recompute) counts each
-    player's matches, wins and last match, else ``affected`` gets every player rated.
-    Returns how many matches it rated and the last one."""
+def _rate(r: Rater, matches: Iterable[PoolMatch], ratings: dict, writer, tally: _Tally | None, affected: set):
+    """The loop of a replay: the engine's ``replay_arrays`` rates the matches a chunk at a
+    time from ``ratings`` (updated), and their history rows are written; ``tally`` (a full
+    recompute) counts each player's matches, wins and last match, else ``affected`` gets
+    every player rated. Returns how many matches it rated and the last one."""
     rated = 0
     last = None
-    for outcome in replay(r, matches, ratings):
-        last = m = outcome.match
-        writer.add(outcome)
-        if writer.pending >= HISTORY_BATCH:
-            writer.flush()
-        rated += 1
-        players = tuple(itertools.chain.from_iterable(m.sides))
+    matches = iter(matches)
+    while chunk := list(itertools.islice(matches, RATE_CHUNK)):
+        done = replay_arrays(r, chunk, ratings)
+        writer.add(done)
+        rated += len(chunk)
+        last = chunk[-1]
         if tally is None:
-            affected.update(players)
+            affected.update(done.players)
         else:
-            tally.add(m, players)
+            tally.add(done)
     return rated, last
 
 
@@ -450,6 +456,11 @@ def _read_aside(game: str) -> Iterator[Iterator[PoolMatch]]:
             # In a transaction, the server-side cursor streams the rows as the query makes
             # them (in autocommit, a cursor WITH HOLD would make every row before the first).
             with transaction.atomic():
+                with connection.cursor() as cursor:
+                    # One core for the query: the other is the rating's. (Its parallel plan
+                    # and JIT compilation took CPU from the rating for no gain in all.)
+                    cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
+                    cursor.execute("SET LOCAL jit = off")
                 batch = []
                 for m in pool_matches(game):
                     batch.append(m)
@@ -478,13 +489,23 @@ def _read_aside(game: str) -> Iterator[Iterator[PoolMatch]]:
         reader.join(timeout=10)
 
 
-_HISTORY_COLUMNS = ("pool_id", "player_id", "match_id", "finished_at", "side", "place",
-                    "mu_before", "sigma_before", "mu_after", "sigma_after", "win_probability")  # fmt: skip
-#: One history row in PostgreSQL's binary COPY format: the field count, then each field's
-#: length and value (int8 ids, timestamptz as µs since 2000, int2 side and place, float8s).
-_COPY_ROW = struct.Struct(">h" + "iq" * 4 + "ih" * 2 + "id" * 5)
-_COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
-_COPY_TRAILER = struct.pack(">h", -1)
+#: The history's columns in PostgreSQL's binary COPY format (the field count, then each field's
+#: length and value): int8 ids, timestamptz as µs since 2000, int2 side and place, float8s.
+_COPY_FIELDS = {
+    "pool_id": (">i8", 8), "player_id": (">i8", 8), "match_id": (">i8", 8), "finished_at": (">i8", 8),
+    "side": (">i2", 2), "place": (">i2", 2), "mu_before": (">f8", 8), "sigma_before": (">f8", 8),
+    "mu_after": (">f8", 8), "sigma_after": (">f8", 8), "win_probability": (">f8", 8),
+}  # fmt: skip
+_COPY_ROW = np.dtype(
+    [("fields", ">i2")]
+    + [
+        field
+        for name, (kind, _) in _COPY_FIELDS.items()
+        for field in ((f"{name}_length", ">i4"), (name, kind))
+    ]
+)
+_COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + bytes(8)  # the signature, no flags, no extension
+_COPY_TRAILER = b"\xff\xff"  # a field count of −1
 _PG_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
 _UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -495,9 +516,10 @@ class _HistoryWriter:
     server stores rows on the other core while the rating goes on; bulk INSERTs elsewhere.
     Nothing else may use the connection until it is closed."""
 
-    def __init__(self, pool_id: int):
+    def __init__(self, pool_id: int, table: str | None = None):
         self.pool_id = pool_id
-        self.rows: list = []
+        #: PostgreSQL: the table the COPY goes to (the partitioned history, or a fresh partition).
+        self.table = table or RatingHistory._meta.db_table
         self.postgresql = connection.vendor == "postgresql"
         self._stack = contextlib.ExitStack()
         self._copy = None
@@ -507,55 +529,56 @@ class _HistoryWriter:
 
     def __exit__(self, kind, error, traceback) -> None:
         try:
-            if kind is None:
-                self.flush()
-                if self._copy is not None:
-                    self._copy.write(_COPY_TRAILER)
+            if kind is None and self._copy is not None:
+                self._copy.write(_COPY_TRAILER)
         finally:
             self._stack.__exit__(kind, error, traceback)
 
-    @property
-    def pending(self) -> int:
-        return len(self.rows)
-
-    def add(self, rated: RatedMatch) -> None:
-        """The rows of one rated match."""
-        m = rated.match
+    def add(self, done: Replayed) -> None:
+        """The rows of a chunk of rated matches."""
         if not self.postgresql:
-            self.rows.extend(
-                RatingHistory(
-                    pool_id=self.pool_id, player_id=c.player_id, match_id=m.match_id,
-                    finished_at=m.finished_at, side=c.side, place=c.place,
-                    mu_before=c.before.mu, sigma_before=c.before.sigma,
-                    mu_after=c.after.mu, sigma_after=c.after.sigma, win_probability=c.win_probability,
-                )
-                for c in rated.players
+            m = done.matches
+            columns = zip(
+                done.players, done.match_index.tolist(), done.side.tolist(), done.place.tolist(),
+                done.mu_before.tolist(), done.sigma_before.tolist(), done.mu_after.tolist(),
+                done.sigma_after.tolist(), done.win_probability.tolist(), strict=True,
+            )  # fmt: skip
+            RatingHistory.objects.bulk_create(
+                (
+                    RatingHistory(
+                        pool_id=self.pool_id, player_id=player, match_id=m[i].match_id,
+                        finished_at=m[i].finished_at, side=side, place=place, mu_before=mu_b,
+                        sigma_before=sigma_b, mu_after=mu_a, sigma_after=sigma_a, win_probability=odds,
+                    )
+                    for player, i, side, place, mu_b, sigma_b, mu_a, sigma_a, odds in columns
+                ),
+                batch_size=500,
             )  # fmt: skip
             return
-        delta = m.finished_at - _PG_EPOCH
-        micros = (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
-        pack, append, pool_id, match_id = _COPY_ROW.pack, self.rows.append, self.pool_id, m.match_id
-        for side_index, (side, place, probability, befores, afters) in enumerate(
-            zip(m.sides, m.places, rated.win_probabilities, rated.before, rated.after, strict=True)
-        ):
-            for player, b, a in zip(side, befores, afters, strict=True):
-                append(pack(11, 8, pool_id, 8, player, 8, match_id, 8, micros, 2, side_index, 2, place,
-                            8, b.mu, 8, b.sigma, 8, a.mu, 8, a.sigma, 8, probability))  # fmt: skip
+        rows = np.empty(len(done.players), _COPY_ROW)
+        for name, (_, size) in _COPY_FIELDS.items():
+            rows[f"{name}_length"] = size
+        rows["fields"] = len(_COPY_FIELDS)
+        rows["pool_id"] = self.pool_id
+        rows["player_id"] = done.players
+        index = done.match_index
+        rows["match_id"] = np.fromiter((m.match_id for m in done.matches), np.int64, len(done.matches))[index]
+        rows["finished_at"] = np.fromiter(map(_pg_micros, done.matches), np.int64, len(done.matches))[index]
+        for name in _COPY_FIELDS.keys() - {"pool_id", "player_id", "match_id", "finished_at"}:
+            rows[name] = getattr(done, name)
+        if self._copy is None:
+            names = ", ".join(f'"{c}"' for c in _COPY_FIELDS)
+            sql = f'COPY "{self.table}" ({names}) FROM STDIN (FORMAT BINARY)'
+            raw = self._stack.enter_context(connection.cursor()).cursor
+            self._copy = self._stack.enter_context(raw.copy(sql, writer=QueuedLibpqWriter(raw)))
+            self._copy.write(_COPY_HEADER)
+        self._copy.write(rows.tobytes())
 
-    def flush(self) -> None:
-        if not self.rows:
-            return
-        if not self.postgresql:
-            RatingHistory.objects.bulk_create(self.rows, batch_size=500)
-        else:
-            if self._copy is None:
-                names = ", ".join(f'"{c}"' for c in _HISTORY_COLUMNS)
-                sql = f'COPY "{RatingHistory._meta.db_table}" ({names}) FROM STDIN (FORMAT BINARY)'
-                raw = self._stack.enter_context(connection.cursor()).cursor
-                self._copy = self._stack.enter_context(raw.copy(sql, writer=QueuedLibpqWriter(raw)))
-                self._copy.write(_COPY_HEADER)
-            self._copy.write(b"".join(self.rows))
-        self.rows = []
+
+def _pg_micros(match: PoolMatch) -> int:
+    """When the match finished, as PostgreSQL stores a timestamptz: µs since 2000."""
+    delta = match.finished_at - _PG_EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
 def _write_ratings(pool: RatingPool, r: Rater, rows: list[tuple], *, replace: bool) -> None:
