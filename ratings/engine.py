@@ -1,18 +1,20 @@
-"""The skill rating engine: Weng–Lin Bayesian updates, in plain Python (no Django).
+"""The skill rating engine: Weng–Lin Bayesian updates, in plain Python and numpy (no Django).
 
 One ``Rater`` is one rating model with its parameters. The Django side keeps, per pool (one
-pool per game key), a dict player → ``Rating`` and calls ``Rater.rate`` once per finished
-match, or ``replay`` to rebuild a pool from scratch; both give the same floats, because
-``replay`` is nothing but ``rate`` in the pool's order.
+pool per game key), a dict player → ``Rating`` and calls ``replay_arrays`` with the matches to
+rate, in the pool's order: the new ones after a finished match, or all of them from an empty
+dict to rebuild the pool. Both give the same floats: there is one implementation of the update,
+on arrays, which rates matches in waves that share no player (below, "the update, on
+arrays"), and ``Rater.rate`` is a replay of one match.
 
 The updates are Algorithms 1 (full-pairing Bradley–Terry, the default) and 4 (Plackett–Luce)
-of Weng & Lin (2011), "A Bayesian approximation method for online ranking", exactly as
-openskill's ``BradleyTerryFull.rate`` and ``PlackettLuce.rate`` compute them (tests/ratings
-compare them to 1e-9 on thousands of random untied matches), written lean because a full
-recompute of a pool must be at least as fast as openskill's own loop. One deliberate
-difference: tied sides. openskill means to give tied sides the same change of mu, but its
-averaging step works on aliased objects and does nothing; here it is done, so that a draw
-between equals leaves them equal (docs/ratings.md, "Ties").
+of Weng & Lin (2011), "A Bayesian approximation method for online ranking", as openskill's
+``BradleyTerryFull.rate`` and ``PlackettLuce.rate`` compute them (tests/ratings compare them to
+1e-9 on thousands of random untied matches), on arrays because a full recompute of a pool must
+be at least as fast as openskill's own loop. One deliberate difference: tied sides. openskill
+means to give tied sides the same change of mu, but its averaging step works on aliased objects
+and does nothing; here it is done, so that a draw between equals leaves them equal
+(docs/ratings.md, "Ties").
 
 Which model, which parameters and which displayed rating were chosen by the back-test of
 ``ratings.backtest``; the table is in docs/ratings.md.
@@ -648,9 +650,14 @@ def replay_arrays(
     players_flat = list(chain(chain(sides_list)))
     index = {p: i for i, p in enumerate(dict.fromkeys(players_flat))}
     players = np.fromiter(map(index.__getitem__, players_flat), np.int64, len(players_flat))
-    places = (
-        np.fromiter(places_flat, np.int64, len(places_flat)) if set(map(type, places_flat)) <= _INT else None
-    )
+    try:
+        places = (
+            np.fromiter(places_flat, np.int64, len(places_flat))
+            if set(map(type, places_flat)) <= _INT
+            else None
+        )
+    except OverflowError:
+        raise ValueError("a place must be an integer ≥ 1 below 2**63") from None
     slot_count = np.add.reduceat(sizes, _starts(side_count)) if len(sizes) else sizes
     match_of_slot = np.repeat(np.arange(len(matches)), slot_count) if len(sizes) else sizes
     # Every match good at once (else the first bad one says what is wrong, as Rater.rate would).

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.engine import MatchOutcome, Rater, Rating, replay
+from ratings.engine import MatchOutcome, Rater, Rating, replay, replay_arrays
 
 RATER = Rater.default()
 P = RATER.prior()
@@ -154,3 +155,86 @@ def test_replay_reports_before_after_place_and_win_probability():
 def test_replay_refuses_a_player_twice_in_a_match():
     with pytest.raises(ValueError, match="appears twice"):
         list(replay(RATER, [MatchOutcome(1, (("ann",), ("ann",)), (1, 2))]))
+
+
+RATERS = [
+    RATER,
+    Rater(model="plackett-luce"),
+    Rater(model="plackett-luce", win_formula="pairwise", win_scale=1.2),
+    Rater(win_formula="thurstone", tau=0.0),
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(RATERS),
+    st.integers(0, 2**16),
+    st.lists(st.integers(0, 120), max_size=4),
+)
+def test_a_match_gets_the_same_floats_whatever_else_is_rated_with_it(rater, seed, cuts):
+    """The update rates waves of matches at once: a pool replayed whole, in pieces, or one
+    match at a time through ``Rater.rate`` gives the very same floats, before and after."""
+    matches = pool(120, seed)
+    whole: dict = {}
+    rated = list(replay(rater, matches, whole))
+    pieces: dict = {}
+    in_pieces = []
+    for start, end in itertools.pairwise([0, *sorted(cuts), len(matches)]):
+        in_pieces.extend(replay(rater, matches[start:end], pieces))
+    assert pieces == whole
+    assert in_pieces == rated
+    one_by_one: dict = {}
+    for m, r in zip(matches, rated, strict=True):
+        sides = [[one_by_one.get(p, rater.prior()) for p in side] for side in m.sides]
+        assert sides == r.before
+        assert rater.win_probabilities(sides) == r.win_probabilities
+        after = rater.rate(sides, m.places)
+        assert after == r.after
+        for side, new in zip(m.sides, after, strict=True):
+            one_by_one.update(zip(side, new, strict=True))
+    assert one_by_one == whole
+
+
+def test_replay_arrays_gives_one_row_per_player_per_match_in_the_given_order():
+    matches = [
+        MatchOutcome("m1", (("ann", "bob"), ("cy", "dee")), (2, 1)),
+        MatchOutcome("m2", (("ann",), ("cy",), ("eve",)), (1, 1, 3)),
+        MatchOutcome("m3", (("bob",), ("eve",)), (1, 2)),
+    ]
+    done = replay_arrays(RATER, matches)
+    assert done.players == ["ann", "bob", "cy", "dee", "ann", "cy", "eve", "bob", "eve"]
+    assert done.match_index.tolist() == [0, 0, 0, 0, 1, 1, 1, 2, 2]
+    assert done.side.tolist() == [0, 0, 1, 1, 0, 1, 2, 0, 1]
+    assert done.place.tolist() == [2, 2, 1, 1, 1, 1, 3, 1, 2]
+    rated = list(replay(RATER, matches))
+    assert done.mu_after.tolist() == [r.mu for m in rated for side in m.after for r in side]
+    assert done.win_probability[:4].tolist() == [rated[0].win_probabilities[i] for i in (0, 0, 1, 1)]
+    # ann's second match starts from her first one's rating
+    assert (done.mu_before[4], done.sigma_before[4]) == (done.mu_after[0], done.sigma_after[0])
+
+
+def test_replay_arrays_of_no_match_is_empty():
+    done = replay_arrays(RATER, [])
+    assert done.players == [] and len(done.mu_after) == 0
+
+
+@pytest.mark.parametrize(
+    "match, message",
+    [
+        (MatchOutcome(1, (("ann",),), (1,)), "at least two sides"),
+        (MatchOutcome(1, (("ann",), ()), (1, 2)), "side 1 has no player"),
+        (MatchOutcome(1, (("ann",), ("bob",)), (1,)), "1 places for 2 sides"),
+        (MatchOutcome(1, (("ann",), ("bob",)), (1, 0)), "place 1 must be an integer ≥ 1"),
+        (MatchOutcome(1, (("ann",), ("bob",)), (1, True)), "place 1 must be an integer ≥ 1"),
+        (MatchOutcome(1, (("ann", "bob"), ("bob",)), (1, 2)), "player 'bob' appears twice"),
+    ],
+)
+def test_a_malformed_match_among_good_ones_is_named(match, message):
+    good = MatchOutcome(0, (("x",), ("y",)), (1, 2))
+    with pytest.raises(ValueError, match=message):
+        replay_arrays(RATER, [good, match, good])
+
+
+def test_a_place_beyond_64_bits_is_a_value_error():
+    with pytest.raises(ValueError, match="below 2\\*\\*63"):
+        replay_arrays(RATER, [MatchOutcome(1, (("ann",), ("bob",)), (1, 2**70))])
