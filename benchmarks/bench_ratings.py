@@ -7,11 +7,14 @@ Compute only, in memory (the end-to-end recompute from PostgreSQL is the service
 benchmark). The same synthetic matches (2–6 sides, some 2v2, ties) are rated by:
 
 - openskill's ``PlackettLuce().rate()`` in a loop over a dict of its ratings;
-- our ``Rater.rate`` in the same loop (the same floats to 1e-9 on untied matches);
+- our ``Rater.rate`` in the same loop (the same floats to 1e-9 on untied matches), each call
+  a replay of one match on arrays;
 - our ``replay``, which also yields every player's before/after and the pre-match win
-  probabilities (what a full recompute writes as history).
+  probabilities, match by match;
+- our ``replay_arrays``, the same as arrays for all the matches at once (what a full
+  recompute calls, and writes as history).
 
-Each is timed without tracemalloc (the best of ``--rounds`` runs, the four taking turns:
+Each is timed without tracemalloc (the best of ``--rounds`` runs, the five taking turns:
 the machine is shared), then run again under tracemalloc for its peak memory.
 Then the back-test table on the generator, on the report seeds (tuning used others).
 """
@@ -28,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ratings import backtest as bt
-from ratings.engine import MatchOutcome, Rater, replay
+from ratings.engine import MatchOutcome, Rater, replay, replay_arrays
 
 #: The seeds the table in docs/ratings.md is reported on (tuning used seeds 1 and 2).
 REPORT_SEEDS = (101, 102)
@@ -58,6 +61,14 @@ def replay_all(matches):
     outcomes = (MatchOutcome(i, m.sides, m.places) for i, m in enumerate(matches))
     for _ in replay(Rater.default(), outcomes, ratings):
         pass
+    return ratings
+
+
+def replay_arrays_all(matches):
+    """What a full recompute calls: every match at once, its history rows as arrays."""
+    ratings = {}
+    outcomes = [MatchOutcome(i, m.sides, m.places) for i, m in enumerate(matches)]
+    replay_arrays(Rater.default(), outcomes, ratings)
     return ratings
 
 
@@ -93,19 +104,20 @@ def main() -> None:
     tied = sum(len(set(m.places)) < len(m.places) for m in matches)
     print(f"{len(matches)} synthetic matches, {args.players} players, 2–6 sides, {tied} with a tie")
     print()
-    print("| compute (in memory)               | matches/s | × openskill PL | peak memory (tracemalloc) |")
-    print("|-----------------------------------|-----------|----------------|---------------------------|")
+    print("| compute (in memory)                | matches/s | × openskill PL | peak memory (tracemalloc) |")
+    print("|------------------------------------|-----------|----------------|---------------------------|")
     workloads = {
         "openskill PlackettLuce.rate()": openskill_loop,
         "openskill BradleyTerryFull.rate()": openskill_bt_loop,
         "ours: Rater.rate (BT-full)": rate_loop,
         "ours: replay (with history)": replay_all,
+        "ours: replay_arrays (with history)": replay_arrays_all,
     }
     seconds, peaks = measure(workloads, matches, args.rounds)
     base = len(matches) / seconds["openskill PlackettLuce.rate()"]
     for name in workloads:
         rate = len(matches) / seconds[name]
-        print(f"| {name:<33} | {rate:9.0f} | {rate / base:13.2f}× | {peaks[name] / 2**20:22.1f} MB |")
+        print(f"| {name:<34} | {rate:9.0f} | {rate / base:13.2f}× | {peaks[name] / 2**20:22.1f} MB |")
 
     if args.no_backtest:
         return
