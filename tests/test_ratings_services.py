@@ -182,3 +182,25 @@ def test_partnership_games_are_rated_as_two_teams_and_other_games_free_for_all()
     free = _outcome(8, None, [1, 3, 1], [10, 11, 12], None)
     assert free == PoolMatch(8, None, ((10,), (11,), (12,)), (1, 3, 1))
     assert _outcome(9, None, [1], [10, 11], None) is None  # placements that do not fit
+
+
+def test_a_chunks_placements_are_parsed_at_once_or_row_by_row_when_one_is_not_json():
+    rows = [(1, 0, "[1, 2]", []), (2, 0, "[2, 1, 1]", [])]
+    assert ratings._placements(rows) == [[1, 2], [2, 1, 1]]
+    # ``->>`` gives a JSON string's text unquoted: not JSON, so that row alone is None.
+    rows.insert(1, (3, 0, "first, second", []))
+    rows.append((4, 0, None, []))
+    assert ratings._placements(rows) == [[1, 2], None, [2, 1, 1], None]
+    assert ratings._placements([(5, 0, "1, 2", [])]) == [None]  # two values: not one row's
+
+
+def test_a_match_whose_stored_placements_do_not_fit_is_left_out_of_a_recompute(play, players):
+    good = play([0, 1], [10, 3])
+    bad = play([1, 2], [2, 10])
+    also_good = play([2, 0], [10, 4])
+    ratings.rating_events_process_all()
+    Match = type(bad)
+    for broken in ("not a list", [1], [1, True]):
+        Match.objects.filter(pk=bad.pk).update(result={**bad.result, "placements": broken})
+        recompute_from_nothing()
+        assert set(RatingHistory.objects.values_list("match_id", flat=True)) == {good.pk, also_good.pk}
