@@ -15,8 +15,9 @@ How ratings follow the matches (README "Ratings"):
   pool at all: no rating, no history, no leaderboard line.
 - ``rating_recompute_request`` starts a full recompute: one ``ratings.pool_recompute`` task per
   pool, fanned out as a Celery group through the outbox; each rebuilds its pool from nothing,
-  which must give the very floats the incremental path gave (the same ``Rater.rate`` calls in
-  the same order, from the same stored floats).
+  which must give the very floats the incremental path gave (the engine's ``replay_arrays``
+  gives a match the same floats however the matches are split between calls, and both start
+  from the same stored floats).
 """
 
 from __future__ import annotations
@@ -529,8 +530,8 @@ _UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 class _HistoryWriter:
-    """Collects a replay's history rows and writes them in batches: on PostgreSQL through one
-    binary COPY kept open for the whole replay, fed through psycopg's queued writer so that the
+    """Writes a replay's history rows a chunk of rated matches at a time: on PostgreSQL through
+    one binary COPY kept open for the whole replay, fed through psycopg's queued writer so that the
     server stores rows on the other core while the rating goes on; bulk INSERTs elsewhere.
     Nothing else may use the connection until it is closed."""
 
