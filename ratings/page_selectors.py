@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Subquery
 
 from scorekeeper.matches.models import Match, Player
 from scorekeeper.rules import RULESETS
 
 from .engine import Rating
-from .models import PlayerRating, RatingHistory, RatingPool
+from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool
 from .selectors import leaderboard, min_matches, predict
 from .services import rater
 
@@ -75,8 +75,11 @@ def rating_changes(histories: dict[str, list[RatingHistory]]) -> dict[int, dict[
 def match_rating_changes(*, match: Match) -> list[dict[str, Any]]:
     """Each player's displayed rating before and after a rated match, in seat order (empty
     while the match is not rated: in progress, void, or its event not processed yet)."""
+    # The match's place in the pool's order (its first rating event) leads to its rows through
+    # the history's order index, instead of a scan of the pool's rows for the match.
+    first_finished = RatingEvent.objects.filter(match=match).order_by("at").values("at")[:1]
     rows = (
-        RatingHistory.objects.filter(match=match, pool__game=match.game)
+        RatingHistory.objects.filter(match=match, pool__game=match.game, finished_at=Subquery(first_finished))
         .select_related("player")
         .order_by("side", "player_id")
     )

@@ -19,7 +19,7 @@ from ratings import page_selectors
 from ratings import services as ratings
 from ratings.engine import Rater
 from scorekeeper.matches.models import Match
-from scorekeeper.matches.services import hand_record, match_create, match_void
+from scorekeeper.matches.services import hand_record, match_create, match_reopen, match_void
 from tests.fakes import hand
 
 STATIC = Path(__file__).resolve().parents[1] / "scorekeeper" / "matches" / "static" / "scorekeeper"
@@ -282,6 +282,20 @@ def test_the_score_sheet_shows_each_players_rating_change_once_the_match_is_rate
     page = response.content.decode()
     assert "Rating change" in page and f"+{winner['delta']:.1f}" in page
     assert players[1].get_absolute_url() in page
+
+
+def test_a_match_voided_and_reopened_shows_its_rating_change_at_its_first_finish(client, play, user):
+    """The sheet finds a match's history rows by its place in the pool's order, the time it
+    first finished: later events (void, reopen) leave that place as it was."""
+    match = play([0, 1], [10, 3])
+    ratings.rating_events_process_all()
+    before = [change["delta"] for change in client.get(match.get_absolute_url()).context["rating_changes"]]
+    match_void(match=match, by=user, reason="recorded by mistake")
+    ratings.rating_events_process_all()
+    match_reopen(match=match, by=user, reason="it was played after all")
+    ratings.rating_events_process_all()
+    after = [change["delta"] for change in client.get(match.get_absolute_url()).context["rating_changes"]]
+    assert after == before and len(after) == 2
 
 
 def test_a_void_match_shows_no_rating_change(client, play, user):
