@@ -364,22 +364,25 @@ class RatedMatch(NamedTuple):
 # (``Rater.rate``, an incremental update of a pool) or among thousands (a full recompute).
 
 
-@functools.lru_cache(maxsize=8)
-def _pair_templates(max_sides: int) -> tuple[np.ndarray, ...]:
-    """For every n ≤ ``max_sides``, the pairs of sides of an n-side match, concatenated:
-    ``games`` (i, q), i < q, in the order i then q (Bradley–Terry's one game per pair), and
-    ``ordered`` (a, b), every a and b (Plackett–Luce's sums); with each n's start."""
-    games_i, games_q, games_start, ordered_a, ordered_b, ordered_start = [], [], [], [], [], []
-    for n in range(max_sides + 1):
-        games_start.append(len(games_i))
-        ordered_start.append(len(ordered_a))
-        for i in range(n):
-            games_i.extend([i] * (n - 1 - i))
-            games_q.extend(range(i + 1, n))
-            ordered_a.extend([i] * n)
-            ordered_b.extend(range(n))
-    arrays = (games_i, games_q, games_start, ordered_a, ordered_b, ordered_start)
-    return tuple(np.array(a, np.int64) for a in arrays)
+@functools.lru_cache(maxsize=16)
+def _pair_templates(side_counts: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+    """For each n of ``side_counts`` (ascending), the pairs of sides of an n-side match,
+    concatenated: ``games`` (i, q), i < q, in the order i then q (Bradley–Terry's one game per
+    pair), and ``ordered`` (a, b), every a and b (Plackett–Luce's sums); with where each n's
+    pairs start (indexed by n)."""
+    games_start = np.zeros(side_counts[-1] + 1, np.int64)
+    ordered_start = np.zeros(side_counts[-1] + 1, np.int64)
+    games, ordered = [], []
+    games_total = ordered_total = 0
+    for n in side_counts:
+        games_start[n], ordered_start[n] = games_total, ordered_total
+        games.append(np.triu_indices(n, 1))  # row by row: i, then q
+        ordered.append((np.repeat(np.arange(n), n), np.tile(np.arange(n), n)))
+        games_total += n * (n - 1) // 2
+        ordered_total += n * n
+    games_i, games_q = (np.concatenate(column).astype(np.int64) for column in zip(*games, strict=True))
+    ordered_a, ordered_b = (np.concatenate(column) for column in zip(*ordered, strict=True))
+    return games_i, games_q, games_start, ordered_a, ordered_b, ordered_start
 
 
 def _expand(counts: np.ndarray, template_start: np.ndarray, sides: np.ndarray, offsets: np.ndarray,
@@ -445,7 +448,7 @@ class _Waves:
         self.side_match = np.repeat(np.arange(len(order)), side_count)
         self.slot_side = np.repeat(np.arange(len(self.sizes)), self.sizes)
         games_i, games_q, games_start, ordered_a, ordered_b, ordered_start = _pair_templates(
-            int(side_count.max())
+            tuple(np.unique(side_count).tolist())
         )
         game_count, pair_count = side_count * (side_count - 1) // 2, side_count * side_count
         self.game_i, self.game_q = _expand(

@@ -238,3 +238,12 @@ def test_a_malformed_match_among_good_ones_is_named(match, message):
 def test_a_place_beyond_64_bits_is_a_value_error():
     with pytest.raises(ValueError, match="below 2\\*\\*63"):
         replay_arrays(RATER, [MatchOutcome(1, (("ann",), ("bob",)), (1, 2**70))])
+
+
+def test_a_match_of_many_sides_is_rated_from_the_pairs_it_has():
+    """The pair tables hold only the table sizes of the matches rated, not every size up to
+    the largest (a 400-side line of a back-test's input is rated in a blink)."""
+    sides = [[P]] * 400
+    after = RATER.rate(sides, list(range(1, 401)))
+    mus = [side[0].mu for side in after]
+    assert mus == sorted(mus, reverse=True) and mus[0] > P.mu > mus[-1]
