@@ -166,12 +166,11 @@ class Rater:
         a replay of one match.
         """
         _check_match(sides, places)
-        slots = [(i, j) for i, side in enumerate(sides) for j in range(len(side))]
-        ratings = {slot: sides[slot[0]][slot[1]] for slot in slots}
-        match = MatchOutcome(None, tuple(tuple(s for s in slots if s[0] == i) for i in range(len(sides))),
-                             tuple(places))  # fmt: skip
-        replay_arrays(self, [match], ratings)
-        return [[ratings[(i, j)] for j in range(len(side))] for i, side in enumerate(sides)]
+        # Each player is known by his seat (side, index): the same Rating may sit twice.
+        seats = tuple(tuple((i, j) for j in range(len(side))) for i, side in enumerate(sides))
+        ratings = {seat: sides[seat[0]][seat[1]] for side in seats for seat in side}
+        replay_arrays(self, [MatchOutcome(None, seats, tuple(places))], ratings)
+        return [[ratings[seat] for seat in side] for side in seats]
 
     # -- predictions -----------------------------------------------------------------
     def _c(self, sides: Sequence[Sequence[Rating]]) -> tuple[list[float], list[float], float]:
