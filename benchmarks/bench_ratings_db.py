@@ -2,7 +2,7 @@
 
     DATABASE_URL=postgres://USER@127.0.0.1:5432/DB REDIS_URL=redis://127.0.0.1:6379/N \\
         .venv/bin/python benchmarks/bench_ratings_db.py [--matches 100000] [--players 2000] \\
-        [--rounds 2] [--latency 200] [--keep]
+        [--rounds 4] [--latency 200] [--keep]
 
 Makes a scratch database ``DB_ratingsbench`` (dropped afterwards) and stores ``--matches``
 synthetic finished matches of 2–6 players out of ``--players`` in one pool, then measures:
@@ -190,7 +190,9 @@ def main() -> None:
     )
     parser.add_argument("--matches", type=int, default=100_000)
     parser.add_argument("--players", type=int, default=2000)
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument(
+        "--rounds", type=int, default=4, help="timed runs of each, taking turns (the median counts)"
+    )
     parser.add_argument("--latency", type=int, default=200, help="matches timed with a real worker (0: skip)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     parser.add_argument("--child", choices=["recompute", *OPENSKILL], help=argparse.SUPPRESS)
