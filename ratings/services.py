@@ -511,17 +511,13 @@ def _read_aside(game: str) -> Iterator[Iterator[PoolMatch]]:
 #: The history's columns in PostgreSQL's binary COPY format (the field count, then each field's
 #: length and value): int8 ids, timestamptz as µs since 2000, int2 side and place, float8s.
 _COPY_FIELDS = {
-    "pool_id": (">i8", 8), "player_id": (">i8", 8), "match_id": (">i8", 8), "finished_at": (">i8", 8),
-    "side": (">i2", 2), "place": (">i2", 2), "mu_before": (">f8", 8), "sigma_before": (">f8", 8),
-    "mu_after": (">f8", 8), "sigma_after": (">f8", 8), "win_probability": (">f8", 8),
+    "pool_id": ">i8", "player_id": ">i8", "match_id": ">i8", "finished_at": ">i8", "side": ">i2",
+    "place": ">i2", "mu_before": ">f8", "sigma_before": ">f8", "mu_after": ">f8", "sigma_after": ">f8",
+    "win_probability": ">f8",
 }  # fmt: skip
 _COPY_ROW = np.dtype(
     [("fields", ">i2")]
-    + [
-        field
-        for name, (kind, _) in _COPY_FIELDS.items()
-        for field in ((f"{name}_length", ">i4"), (name, kind))
-    ]
+    + [field for name, kind in _COPY_FIELDS.items() for field in ((f"{name}_length", ">i4"), (name, kind))]
 )
 _COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + bytes(8)  # the signature, no flags, no extension
 _COPY_TRAILER = b"\xff\xff"  # a field count of −1
@@ -575,8 +571,8 @@ class _HistoryWriter:
             )  # fmt: skip
             return
         rows = np.empty(len(done.players), _COPY_ROW)
-        for name, (_, size) in _COPY_FIELDS.items():
-            rows[f"{name}_length"] = size
+        for name, kind in _COPY_FIELDS.items():
+            rows[f"{name}_length"] = np.dtype(kind).itemsize
         rows["fields"] = len(_COPY_FIELDS)
         rows["pool_id"] = self.pool_id
         rows["player_id"] = done.players
