@@ -200,18 +200,14 @@ class Rater:
         """Each side's probability of the first place, summing to 1 (``win_formula``): the
         same floats a replay gives the match before rating it."""
         _check_match(sides)
+        mus, s2s, _ = self._c(sides)
         if self.win_formula == "plackett-luce":
-            mus, s2s = [], []
-            for side in sides:
-                mus.append(sum(r.mu for r in side))
-                s2s.append(sum(r.sigma * r.sigma for r in side))
             n = len(sides)
             odds = _plackett_luce_odds(
                 self, np.array(mus), np.array(s2s), np.zeros(n, np.int64), np.zeros(1, np.int64),
                 np.array([n]),
             )  # fmt: skip
             return odds.tolist()
-        mus, s2s, _ = self._c(sides)
         return self._win(mus, s2s, [len(side) for side in sides])
 
     def _win(self, mus: list[float], s2s: list[float], sizes: list[int]) -> list[float]:
