@@ -453,12 +453,15 @@ class _Waves:
                                            ordered_b)  # fmt: skip
         # Where each wave starts (and the last ends), in matches, sides, slots, games and pairs.
         sorted_waves = wave_of[order]
-        match_bounds = [*np.flatnonzero(np.diff(sorted_waves, prepend=0)), len(order)]
-        ends = [np.concatenate(([0], np.cumsum(c))) for c in (side_count, slot_count, game_count, pair_count)]
-        starts = [e[match_bounds].tolist() for e in ends]
+        match_bounds = np.append(np.flatnonzero(np.diff(sorted_waves, prepend=0)), len(order))
+        bounds = [match_bounds.tolist()] + [
+            np.concatenate(([0], np.cumsum(counts)))[match_bounds].tolist()
+            for counts in (side_count, slot_count, game_count, pair_count)
+        ]
+        #: Per wave: (m0, m1, d0, d1, s0, s1, g0, g1, p0, p1), each pair a start and an end.
         self.bounds = [
-            (m0, m1, *(x for k in range(4) for x in (starts[k][i], starts[k][i + 1])))
-            for i, (m0, m1) in enumerate(itertools.pairwise(np.array(match_bounds).tolist()))
+            tuple(x for starts in bounds for x in (starts[i], starts[i + 1]))
+            for i in range(len(match_bounds) - 1)
         ]
 
 
