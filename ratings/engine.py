@@ -411,16 +411,14 @@ class _Waves:
     """Matches laid out for the array update, sorted by wave (the given order within one).
 
     Built from the matches in the given order, flat: each slot's player index (a slot is a
-    player in a match, side by side), each match's number of sides, each side's size and
-    place. ``order``: the given index of each match, in wave order; ``given_slot``: the given
+    player in a match, side by side), each match's number of sides and of slots, each side's
+    size and place. ``order``: the given index of each match, in wave order; ``given_slot``: the given
     position of each slot. Then, in wave order: per match its number of sides and first side;
     per side its match, place and size; per slot its player and side; the games and ordered
     pairs of sides; ``bounds``: where each wave's matches, sides, slots, games and pairs start."""
 
-    def __init__(self, players: np.ndarray, player_count: int, side_count: np.ndarray, sizes: np.ndarray,
-                 places: np.ndarray):  # fmt: skip
-        given_first_side = _starts(side_count)
-        given_slot_count = np.add.reduceat(sizes, given_first_side)
+    def __init__(self, players: np.ndarray, player_count: int, side_count: np.ndarray,
+                 given_slot_count: np.ndarray, sizes: np.ndarray, places: np.ndarray):  # fmt: skip
         latest = [0] * player_count
         waves = []
         flat = players.tolist()
@@ -680,7 +678,7 @@ def replay_arrays(
     known = [ratings.get(p, prior) for p in ids]
     mu = np.array([r.mu for r in known])
     sigma = np.array([r.sigma for r in known])
-    w = _Waves(players, len(ids), side_count, sizes, places)
+    w = _Waves(players, len(ids), side_count, slot_count, sizes, places)
     mu_before, sigma_before, mu_after, sigma_after, odds = _rate_waves(rater, w, mu, sigma)
     ratings.update(zip(ids, map(Rating, mu.tolist(), sigma.tolist()), strict=True))
     at = w.given_slot  # back from wave order to the given order
