@@ -41,7 +41,7 @@ GAME = "tally"
 OPENSKILL = (
     "PlackettLuce",
     "BradleyTerryFull",
-)  # the test game: free for all, registered in the worker by tests.worker_setup
+)  # the test game: free for all, registered in the worker by tests.integration.worker_setup
 
 
 def setup_django() -> None:
@@ -144,7 +144,7 @@ def latency(count: int, redis_url: str) -> list[float]:
 
     from scorekeeper.matches.services import hand_record, match_create
     from tests.fakes import hand
-    from tests.integration import WorkerProcess, celery_app_on
+    from tests.integration.support import WorkerProcess, celery_app_on
 
     players = list(
         __import__("scorekeeper.matches.models", fromlist=["Player"]).Player.objects.order_by("id")[:40]

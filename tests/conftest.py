@@ -14,7 +14,7 @@ from tests.fakes import Tally
 @pytest.fixture(autouse=True)
 def fresh_cache(settings):
     """Every test starts with no throttle or lockout counts: a cache in local memory, emptied
-    (Redis, when REDIS_URL is set, is the running site's; tests/test_throttle_cache.py checks it)."""
+    (Redis, when REDIS_URL is set, is the running site's; tests/api/test_throttle_cache.py checks it)."""
     from django.core.cache import cache
 
     local = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tests"}

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ONE_TEST = "tests/browser/test_live_check.py::test_a_valid_hand_says_so_and_each_seats_score"
 
 

@@ -1,5 +1,5 @@
-"""A test-only Celery task slow enough to kill its worker mid-way (tests/test_outbox_integration.py),
-registered in the worker by tests/worker_setup.py and in the test process by importing this
+"""A test-only Celery task slow enough to kill its worker mid-way (tests/integration/test_outbox.py),
+registered in the worker by tests/integration/worker_setup.py and in the test process by importing this
 module (which, unlike worker_setup, leaves the games' registry alone)."""
 
 import time

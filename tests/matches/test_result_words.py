@@ -11,7 +11,7 @@ from django.utils import translation
 
 from scorekeeper.matches.results import names_and, result_summary
 
-DEMO = Path(__file__).resolve().parents[1] / "scorekeeper" / "demo"
+DEMO = Path(__file__).resolve().parents[2] / "scorekeeper" / "demo"
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ from django.urls import reverse
 from scorekeeper.matches.services import hand_record, match_create, match_void
 from tests.fakes import hand
 
-DEMO = Path(__file__).resolve().parents[1] / "scorekeeper" / "demo"
+DEMO = Path(__file__).resolve().parents[2] / "scorekeeper" / "demo"
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from scorekeeper.matches.services import hand_record
 from scorekeeper.matches.tasks import match_recompute
 from tests.conftest import require_services
 from tests.fakes import hand
-from tests.integration import WorkerProcess
+from tests.integration.support import WorkerProcess
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

@@ -14,7 +14,7 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "scorekeeper" / "matches"
 SITE_LOCALE = ROOT / "locale"
 LANGUAGES = [code for code, _ in settings.LANGUAGES if code != settings.LANGUAGE_CODE]

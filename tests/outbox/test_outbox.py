@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def tasks_in_process():
     """Tasks run in this process, as on `./run` without Redis (CI sets REDIS_URL: the real
-    worker's round trip is tests/test_outbox_integration.py's)."""
+    worker's round trip is tests/integration/test_outbox.py's)."""
     from scorekeeper.celery import app
 
     before = app.conf.task_always_eager, app.conf.task_eager_propagates

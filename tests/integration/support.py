@@ -22,7 +22,7 @@ from urllib.parse import quote
 import pytest
 from django.db import connection
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_database_url() -> str:
@@ -103,7 +103,7 @@ class WorkerProcess:
         self.process = subprocess.Popen(
             [
                 sys.executable, "-m", "celery", "-A", "scorekeeper", "worker",
-                "--include", "tests.worker_setup",  # registers the tally test game in the worker
+                "--include", "tests.integration.worker_setup",  # registers the tally test game in the worker
                 "--pool", "solo", "--queues", self.queue, "--hostname", f"{self.queue}@%h",
                 "--without-gossip", "--without-mingle", "--loglevel", "INFO",
                 *(["--beat", "--schedule", str(self.log_path.with_suffix(".beat"))] if self.beat else []),

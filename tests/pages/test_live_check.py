@@ -228,7 +228,7 @@ def test_the_hand_form_carries_the_live_check_hooks(client, user, piquet_match):
 def demo_case(game):
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "scorekeeper" / "demo" / f"{game}.json"
+    path = Path(__file__).resolve().parents[2] / "scorekeeper" / "demo" / f"{game}.json"
     return json.loads(path.read_text())[0]
 
 

@@ -78,5 +78,5 @@ def test_a_recording_that_loses_the_race_after_its_read_is_a_version_conflict(ta
     assert conflict.value.extra["current_version"] == 1
     assert conflict.value.extra["last_hand"]["declared"] == [3, 1]
     # The other device's write ran on this test's one connection, inside this recording's
-    # transaction, and went with its rollback (tests/test_services_races.py races for real).
+    # transaction, and went with its rollback (tests/matches/test_services_races.py races for real).
     assert not Hand.objects.exists()

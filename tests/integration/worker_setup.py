@@ -1,4 +1,4 @@
-"""Imported by the integration test's celery worker (``-I tests.worker_setup``): registers the
+"""Imported by the integration test's celery worker (``-I tests.integration.worker_setup``): registers the
 test game there too, so the worker re-evaluates the same matches the test recorded, and a
 test-only task slow enough to be killed mid-way.
 
@@ -8,7 +8,7 @@ that a test can kill the worker in the middle of a full recompute."""
 import os
 import time
 
-import tests.slow_tasks  # noqa: F401  the test-only task, registered in the worker
+import tests.integration.slow_tasks  # noqa: F401  the test-only task, registered in the worker
 from tests.fakes import install
 
 install()

@@ -28,7 +28,7 @@ import pytest
 
 from scorekeeper.rules import find_ruleset
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "rules"
 ENGINE = ROOT / "scorekeeper" / "rules"
 

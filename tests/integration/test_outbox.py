@@ -1,4 +1,4 @@
-"""Celery that loses nothing, with a real worker on a private Redis (tests/integration.py):
+"""Celery that loses nothing, with a real worker on a private Redis (tests/integration/support.py):
 
 - Redis stopped: the admin's recompute action answers at once with its message, the work waits
   in the outbox, and once Redis is back the sweep hands it over and the worker runs it;
@@ -16,12 +16,12 @@ import time
 import pytest
 from django.urls import reverse
 
-import tests.slow_tasks  # noqa: F401  the test-only task, known here too to be enqueued
+import tests.integration.slow_tasks  # noqa: F401  the test-only task, known here too to be enqueued
 from scorekeeper.matches.models import AuditEntry
 from scorekeeper.outbox.models import OutboxMessage
 from scorekeeper.outbox.services import outbox_enqueue, outbox_sweep
-from tests import integration
-from tests.integration import WorkerProcess, celery_app_on, wait_until
+from tests.integration import support as integration
+from tests.integration.support import WorkerProcess, celery_app_on, wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

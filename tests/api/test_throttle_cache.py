@@ -9,8 +9,8 @@ import pytest
 from django.core.cache.backends.redis import RedisCache
 
 from scorekeeper.cache import FailSoftRedisCache
-from tests.integration import free_port
-from tests.test_settings import manage
+from tests.integration.support import free_port
+from tests.project.test_settings import manage
 
 SHOW = "from django.conf import settings as s; print(s.CACHES['default']['BACKEND'], s.AXES_HANDLER)"
 

@@ -12,7 +12,7 @@ from django.db import connection, connections
 from ratings import services as ratings
 from ratings.history_table import TABLE, partition_name
 from ratings.models import RatingHistory, RatingPool
-from tests.test_ratings_services import recompute_from_nothing, snapshot
+from tests.ratings.test_services import recompute_from_nothing, snapshot
 
 pytestmark = [
     pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's partitions"),

@@ -10,7 +10,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from scorekeeper.settings import env_bool, env_int, env_list
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess:

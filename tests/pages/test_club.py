@@ -22,7 +22,7 @@ from scorekeeper.matches.models import Match
 from scorekeeper.matches.services import hand_record, match_create, match_reopen, match_void
 from tests.fakes import hand
 
-STATIC = Path(__file__).resolve().parents[1] / "scorekeeper" / "matches" / "static" / "scorekeeper"
+STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "matches" / "static" / "scorekeeper"
 
 pytestmark = pytest.mark.django_db
 
