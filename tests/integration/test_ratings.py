@@ -16,8 +16,8 @@ from scorekeeper.matches.models import Match
 from scorekeeper.matches.services import hand_record, match_create
 from scorekeeper.outbox.models import OutboxMessage
 from scorekeeper.outbox.services import outbox_sweep
-from tests.integration import support as integration
 from tests.fakes import hand
+from tests.integration import support as integration
 from tests.integration.support import WorkerProcess, celery_app_on, wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
