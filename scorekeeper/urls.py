@@ -15,6 +15,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
     path("accounts/", include("scorekeeper.accounts.urls")),  # the settings page
     path("", include("scorekeeper.matches.urls")),
+    path("", include("ratings.urls")),  # the leaderboards and the player profiles
 ]
 
 # The API answers crashes in its JSON error shape (and unknown URLs, see api/urls.py); the

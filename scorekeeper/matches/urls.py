@@ -17,7 +17,4 @@ urlpatterns = [
     path("matches/<int:pk>/void/", views.match_void, name="match-void"),
     path("matches/<int:pk>/reopen/", views.match_reopen, name="match-reopen"),
     path("matches/<int:pk>/scorers/", views.match_scorer_add, name="match-scorer-add"),
-    path("players/<int:pk>/", views_club.player_detail, name="player-detail"),
-    path("leaderboards/", views_club.leaderboards, name="leaderboards"),
-    path("leaderboards/<slug:game>/", views_club.leaderboard, name="leaderboard"),
 ]

@@ -28,7 +28,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 from django.views.decorators.http import require_POST
 
-from ratings.page_selectors import match_rating_changes, table_prediction
 from scorekeeper.rules import RULESETS, UnknownGame, find_ruleset
 
 from . import errors, i18n, selectors, services
@@ -59,7 +58,6 @@ def match_detail(request, pk: int):
         "can_write": is_scorer(request.user, match),
         "scorers": match.scorers.order_by("username"),
         "scorer_form": ScorerAddForm(),
-        "rating_changes": match_rating_changes(match=match),
         "preset_label": PRESET_LABELS.get(match.preset, match.preset),
         "preset_name": PRESET_NAMES.get(match.preset, match.preset),
         "options": option_rows(match.options),
@@ -210,12 +208,13 @@ def match_new_game(request, game: str):
         raise Http404(f"unknown game {game!r}") from None
     form = MatchCreateForm(request.POST or None, game=game)
     status = 200
-    prediction = None
+    chances_for = None
     if request.method == "POST":
         status = 400
         if form.is_valid() and "chances" in request.POST:
-            # "Show the chances": the table's win probabilities, nothing created yet.
-            prediction = table_prediction(game=game, seats=form.cleaned_data["seats"])
+            # "Show the chances": the page shows the table's win probabilities (the ratings'
+            # template tag reads them), nothing created yet.
+            chances_for = form.cleaned_data["seats"]
             status = 200
         elif form.is_valid():
             try:
@@ -227,7 +226,7 @@ def match_new_game(request, game: str):
                     request, _("Match created. Deal the first hand! (%(match)s)") % {"match": match}
                 )
                 return redirect(match)
-    context = {"form": form, "catalog": form.catalog, "prediction": prediction}
+    context = {"form": form, "catalog": form.catalog, "chances_for": chances_for}
     return render(request, "matches/match_form.html", context, status=status)
 
 

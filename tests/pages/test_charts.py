@@ -3,7 +3,7 @@ end labels anchored inwards, a day labelled once."""
 
 import itertools
 
-from scorekeeper.matches.charts import line_chart, nice_step
+from ratings.charts import line_chart, nice_step
 
 
 def test_points_are_spread_over_the_plot_left_to_right_and_high_values_drawn_higher():

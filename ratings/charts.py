@@ -1,5 +1,5 @@
 """A small line chart drawn on the server: the geometry of an inline SVG (template
-``matches/_chart.html``), so a profile's rating history needs no JavaScript and no library.
+``ratings/_chart.html``), so a profile's rating history needs no JavaScript and no library.
 
 Plain Python: points in, coordinates and axis ticks out. The x axis is the order of the
 points (one step per rated match, evenly spaced: a club plays in bursts, and dates would

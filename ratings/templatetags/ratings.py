@@ -1,0 +1,30 @@
+"""What the ratings add to the matches' pages, so that matches' views need not know them:
+``{% load ratings %}``, then ``{% match_rating_changes match %}`` on the score sheet and
+``{% table_chances game seats %}`` on the new-match page. Each tag makes its own reads, in a
+number of queries that does not grow with the match."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from ..page_selectors import match_rating_changes as rating_changes_of
+from ..page_selectors import table_prediction
+
+register = template.Library()
+
+
+@register.inclusion_tag("ratings/_match_rating_changes.html")
+def match_rating_changes(match) -> dict[str, Any]:
+    """The score sheet's section: each player's rating before and after the match, once the
+    match is rated (nothing while it is not)."""
+    return {"rating_changes": rating_changes_of(match=match)}
+
+
+@register.inclusion_tag("ratings/_table_chances.html")
+def table_chances(game: str, seats: list[tuple[str, Any]] | None) -> dict[str, Any]:
+    """The new-match page's chances of the table ``seats`` (the match form's cleaned seats),
+    or nothing when ``seats`` is None (the chances were not asked for, or the table is not
+    valid)."""
+    return {"prediction": None if seats is None else table_prediction(game=game, seats=seats)}

@@ -1,0 +1,45 @@
+"""The ratings' template tags on the matches' pages (``{% load ratings %}``): the score sheet's
+rating changes and the new match's chances, read by the tags themselves so that matches' views
+know nothing of the ratings."""
+
+from __future__ import annotations
+
+import pytest
+from django.template import Context, Template
+
+from ratings import services as ratings
+
+pytestmark = pytest.mark.django_db
+
+
+def render(source: str, **context) -> str:
+    return Template("{% load ratings %}" + source).render(Context(context))
+
+
+def test_the_rating_changes_of_a_match_not_rated_yet_render_nothing_at_all(play):
+    # Not even a newline: the score sheet keeps its layout around the tag.
+    assert render("{% match_rating_changes match %}", match=play([0, 1], [10, 3])) == ""
+
+
+def test_the_rating_changes_of_a_rated_match_link_each_player_in_seat_order(play, players):
+    match = play([1, 0], [10, 3])
+    ratings.rating_events_process_all()
+
+    html = render("{% match_rating_changes match %}", match=match)
+
+    assert html.startswith('\n<section class="rating-changes"') and html.endswith("</section>\n")
+    assert html.index(players[1].get_absolute_url()) < html.index(players[0].get_absolute_url())
+    assert html.count('<td class="num delta">+') == 1
+
+
+def test_no_chances_are_shown_until_the_page_asks_for_them():
+    assert render("{% table_chances 'tally' seats %}", seats=None) == ""
+
+
+def test_the_chances_of_a_table_name_every_side(tally, players):
+    seats = [("id", players[0].pk), ("new", "Newcomer")]
+
+    html = render("{% table_chances 'tally' seats %}", seats=seats)
+
+    assert html.startswith('\n  <section class="card prediction" id="prediction">') and html.endswith("\n  ")
+    assert f"<tr><td>{players[0].name}" in html and "<tr><td>Newcomer" in html
