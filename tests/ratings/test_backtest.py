@@ -1,4 +1,4 @@
-"""The back-test (ratings/backtest.py): JSON lines, metrics, report, generator, predictions."""
+"""The back-test (ratings/backtest/): JSON lines, metrics, report, generator, predictions."""
 
 from __future__ import annotations
 
