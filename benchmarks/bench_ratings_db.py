@@ -117,12 +117,12 @@ def prepare(matches: int, players: int) -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from ratings import synthetic
+    from ratings.backtest import synthetic_db
 
     started = time.perf_counter()
-    ids = synthetic.players(players)
-    synthetic.store(
-        game=GAME, tables=synthetic.outcomes(players=players, matches=matches, seed=11), player_ids=ids
+    ids = synthetic_db.players(players)
+    synthetic_db.store(
+        game=GAME, tables=synthetic_db.outcomes(players=players, matches=matches, seed=11), player_ids=ids
     )
     from django.db import connection
 

@@ -114,6 +114,7 @@ INSTALLED_APPS = [
     "scorekeeper.outbox",
     "ratings",
     "api",
+    "scorekeeper.devtools",  # the demo, the screenshots: tooling, no URL, no models
 ]
 
 MIDDLEWARE = [

@@ -5,18 +5,17 @@ from __future__ import annotations
 import csv
 import io
 import json
-from pathlib import Path
 
 import pytest
 from rest_framework.test import APIClient
 
+from scorekeeper.devtools import DEMO_DATA
 from scorekeeper.matches.models import AuditEntry, Hand, Match, Player
 from scorekeeper.matches.services import hand_correct, hand_record, match_create, match_void, player_create
 from tests.fakes import hand
 
 pytestmark = pytest.mark.django_db
 
-DEMO = Path(__file__).resolve().parents[2] / "scorekeeper" / "demo"
 #: What an import reads back; the rest of a hand entry is information recomputed on import.
 SAME_AFTER_IMPORT = ("number", "record", "accept_declared", "status", "declared", "computed", "running")
 
@@ -101,7 +100,7 @@ def test_the_csv_export_is_a_score_sheet_with_a_header_row(api, tally_match, use
 
 
 def test_the_csv_of_cul_shows_banks(api, user, make_players):
-    case = json.loads((DEMO / "cul.json").read_text())[0]
+    case = json.loads((DEMO_DATA / "cul.json").read_text())[0]
     match = record_case("cul", case, user, make_players)
 
     header = export(api, match.pk, "csv").content.decode().splitlines()[0]
@@ -159,9 +158,9 @@ def record_case(game, case, user, make_players, title=""):
     return match
 
 
-@pytest.mark.parametrize("game", sorted(p.stem for p in DEMO.glob("*.json")))
+@pytest.mark.parametrize("game", sorted(p.stem for p in DEMO_DATA.glob("*.json")))
 def test_export_import_export_gives_the_same_hands_and_result_in_every_game(scorer, user, make_players, game):
-    case = json.loads((DEMO / f"{game}.json").read_text())[0]
+    case = json.loads((DEMO_DATA / f"{game}.json").read_text())[0]
     match = record_case(game, case, user, make_players)
     before = export(scorer, match.pk).json()
 
@@ -223,7 +222,7 @@ def test_a_void_match_is_imported_void_with_its_reason(scorer, tally_match, user
 
 
 def test_a_piquet_voleur_import_keeps_the_teams(scorer, user, make_players):
-    case = json.loads((DEMO / "piquet-voleur.json").read_text())[0]
+    case = json.loads((DEMO_DATA / "piquet-voleur.json").read_text())[0]
     match = record_case("piquet-voleur", case, user, make_players)
 
     response = import_(scorer, export(scorer, match.pk).json())

@@ -15,18 +15,18 @@ from __future__ import annotations
 import json
 import os
 import uuid
-from pathlib import Path
 
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis import checks
 
+from scorekeeper.devtools import DEMO_DATA
 from scorekeeper.wsgi import application
 
 pytestmark = pytest.mark.django_db
 
-PIQUET = Path(__file__).resolve().parents[2] / "scorekeeper" / "demo" / "piquet.json"
+PIQUET = DEMO_DATA / "piquet.json"
 MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "25"))
 #: "No 5xx, responses conform to the schema". Not the positive/negative data checks: the
 #: rules engine, not the schema, decides what a hand record may hold.

@@ -1,7 +1,7 @@
 """Playwright (sync API) driving Debian's Chromium at phone size against pytest-django's
 live_server. Every test here is marked ``browser``.
 
-The browser setup is scorekeeper/matches/browser.py's, shared with ``manage.py screenshots``:
+The browser setup is scorekeeper/devtools/browser.py's, shared with ``manage.py screenshots``:
 Debian's Chromium, nothing downloaded. Without it the tests skip with the reason, except under
 ``CI=true``, where a missing browser is a failure: CI must run them.
 """
@@ -13,7 +13,7 @@ import socket
 
 import pytest
 
-from scorekeeper.matches.browser import chromium_missing, launch, phone_context
+from scorekeeper.devtools.browser import chromium_missing, launch, phone_context
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM refuses to run in a
 # thread with a running loop unless told it is fine (the live server is another thread).

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
 
-DEMO = Path(__file__).resolve().parents[2] / "scorekeeper" / "demo" / "piquet.json"
+from scorekeeper.devtools import DEMO_DATA
+
+DEMO = DEMO_DATA / "piquet.json"
 
 
 def demo_hands(case: str) -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from ratings import synthetic
+from ratings.backtest import synthetic_db
 from ratings.models import PlayerRating, RatingEvent, RatingHistory, RecomputeJob
 from ratings.services import rating_events_process_all, rating_recompute_request
 from scorekeeper.matches.models import Match
@@ -40,11 +40,11 @@ def snapshot():
 
 
 def test_a_worker_killed_in_the_middle_of_a_full_recompute_loses_nothing(private_redis, tmp_path, settings):
-    players = synthetic.players(40)
+    players = synthetic_db.players(40)
     for seed, game in enumerate(["bank", "cul", "bastard", "piquet"]):
         sizes = {"bank": (2, 3, 4), "cul": (2, 3, 4, 5, 6), "bastard": (3, 4), "piquet": (2,)}[game]
-        synthetic.store(game=game, tables=synthetic.outcomes(players=40, matches=300, seed=seed, sizes=sizes),
-                        player_ids=players)  # fmt: skip
+        tables = synthetic_db.outcomes(players=40, matches=300, seed=seed, sizes=sizes)
+        synthetic_db.store(game=game, tables=tables, player_ids=players)
     rating_events_process_all()  # the incremental path, here
     incremental = snapshot()
     assert len(incremental[1]) > 1000

@@ -4,14 +4,12 @@ scorekeeper/rules/*, tests/data/conformance/*.json), and a match page that shows
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from django.utils import translation
 
+from scorekeeper.devtools import DEMO_DATA
 from scorekeeper.matches.results import names_and, result_summary
-
-DEMO = Path(__file__).resolve().parents[2] / "scorekeeper" / "demo"
 
 
 @pytest.fixture(autouse=True)
@@ -242,7 +240,7 @@ def test_names_are_joined_with_and():
 def test_a_demo_match_page_says_its_result_in_words(client, user, make_players, game):
     from scorekeeper.matches.services import hand_record, match_create
 
-    case = next(c for c in json.loads((DEMO / f"{game}.json").read_text()) if c.get("hands"))
+    case = next(c for c in json.loads((DEMO_DATA / f"{game}.json").read_text()) if c.get("hands"))
     count = case.get("seats") or len(case.get("players", [])) or 2
     match = match_create(
         game=game, players=make_players(*[f"P{i}" for i in range(count)]), by=user,

@@ -2,7 +2,7 @@
 run's verdict out, each problem on its field, each seat's score and why it differs; bad input
 is a readable 400, never a 500, and nothing is ever stored.
 
-Hands are the first deals of the demo's piquet partie (scorekeeper/demo/piquet.json).
+Hands are the first deals of the demo's piquet partie (scorekeeper/devtools/demo/piquet.json).
 """
 
 import json
@@ -226,10 +226,9 @@ def test_the_hand_form_carries_the_live_check_hooks(client, user, piquet_match):
 
 # -- every game's form ------------------------------------------------------------------------
 def demo_case(game):
-    from pathlib import Path
+    from scorekeeper.devtools import DEMO_DATA
 
-    path = Path(__file__).resolve().parents[2] / "scorekeeper" / "demo" / f"{game}.json"
-    return json.loads(path.read_text())[0]
+    return json.loads((DEMO_DATA / f"{game}.json").read_text())[0]
 
 
 @pytest.mark.parametrize("game", sorted(HAND_FORMS))

@@ -1,15 +1,13 @@
 """The web pages: home, a match's score sheet, a player's matches."""
 
 import json
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
+from scorekeeper.devtools import DEMO_DATA
 from scorekeeper.matches.services import hand_record, match_create, match_void
 from tests.fakes import hand
-
-DEMO = Path(__file__).resolve().parents[2] / "scorekeeper" / "demo"
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +88,8 @@ def test_the_result_names_the_winner_instead_of_a_seat_number(client, tally_matc
 
 
 def test_the_result_of_a_partnership_game_names_the_players_of_the_winning_team(client, user, make_players):
-    case = next(c for c in json.loads((DEMO / "piquet-voleur.json").read_text()) if c["id"] == "game-to-100")
+    cases = json.loads((DEMO_DATA / "piquet-voleur.json").read_text())
+    case = next(c for c in cases if c["id"] == "game-to-100")
     match = match_create(game="piquet-voleur", players=make_players("Ada", "Bea", "Cy", "Di"), by=user)
     for record in case["hands"]:
         hand_record(match=match, record=record, by=user)

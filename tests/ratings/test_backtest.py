@@ -1,4 +1,4 @@
-"""The back-test (ratings/backtest.py): JSON lines, metrics, report, generator, predictions."""
+"""The back-test (ratings/backtest/): JSON lines, metrics, report, generator, predictions."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import math
 import pytest
 
 from ratings import backtest as bt
-from ratings.refit import DynamicRefit
+from ratings.backtest.refit import DynamicRefit
 
 LINES = [
     '{"game": "cul", "sides": [["ann"], ["bob"], ["cy"]], "places": [1, 2, 3]}',
@@ -135,8 +135,8 @@ def test_the_refit_is_the_same_whole_or_match_by_match():
 
 
 def test_the_forecasters_ratings_are_replays_and_its_odds_a_blend():
+    from ratings.backtest.forecast import Forecaster
     from ratings.engine import MatchOutcome, Rater, replay
-    from ratings.forecast import Forecaster
 
     matches = bt.synthetic(9, bt.Generator(players=30, matches=250))
     forecaster = Forecaster(refit=DynamicRefit(every=40, epoch=50))
@@ -156,7 +156,7 @@ def test_the_forecasters_ratings_are_replays_and_its_odds_a_blend():
 
 
 def test_a_forecaster_refuses_a_weight_outside_zero_to_one():
-    from ratings.forecast import Forecaster
+    from ratings.backtest.forecast import Forecaster
 
     with pytest.raises(ValueError, match="weight"):
         Forecaster(weight=1.5)

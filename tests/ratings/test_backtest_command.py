@@ -1,6 +1,7 @@
-"""`manage.py ratings_backtest`: a thin wrapper over ratings/backtest.py."""
+"""`manage.py ratings_backtest`: a thin wrapper over ratings/backtest/."""
 
 import json
+import sys
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -37,6 +38,34 @@ def test_a_bad_line_is_refused_with_its_number(tmp_path):
     source.write_text(json.dumps(LINES[0]) + "\n" + '{"game": "g", "sides": [["a"]], "places": [1]}\n')
     with pytest.raises(CommandError, match="line 2"):
         call_command("ratings_backtest", "--input", str(source))
+
+
+@pytest.fixture
+def without_openskill(monkeypatch):
+    """openskill not installed (only requirements.txt): importing it fails."""
+    monkeypatch.setitem(sys.modules, "openskill", None)
+    monkeypatch.setitem(sys.modules, "openskill.models", None)
+
+
+def test_without_openskill_the_report_is_refused_with_what_to_install(tmp_path, without_openskill):
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in LINES))
+    out = tmp_path / "out.jsonl"
+
+    with pytest.raises(CommandError, match=r"pip install -r requirements-dev\.txt"):
+        call_command("ratings_backtest", "--input", str(source), "--predictions", str(out))
+    assert not out.exists()  # refused before any work
+
+
+def test_without_openskill_the_predictions_alone_are_written(tmp_path, capsys, without_openskill):
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in LINES))
+    out = tmp_path / "out.jsonl"
+
+    call_command("ratings_backtest", "--input", str(source), "--predictions", str(out), "--no-report")
+
+    assert [len(json.loads(line)["win_probabilities"]) for line in out.read_text().splitlines()] == [2, 2, 3]
+    assert capsys.readouterr().out == ""
 
 
 @pytest.mark.django_db

@@ -3,7 +3,13 @@
 import subprocess
 import sys
 
-MODULES = ("ratings.engine", "ratings.cul", "ratings.backtest", "ratings.refit", "ratings.forecast")
+MODULES = (
+    "ratings.engine",
+    "ratings.cul",
+    "ratings.backtest",
+    "ratings.backtest.refit",
+    "ratings.backtest.forecast",
+)
 
 
 def test_the_rating_engine_loads_no_django_drf_or_celery():

@@ -1,4 +1,4 @@
-"""`manage.py ratings_backtest`: the back-test of ratings/backtest.py on stored or given matches.
+"""`manage.py ratings_backtest`: the back-test of ratings/backtest/ on stored or given matches.
 
     manage.py ratings_backtest --game piquet            # the pool's rated matches, in its order
     manage.py ratings_backtest --input matches.jsonl    # {"game", "sides", "places"} per line
@@ -6,7 +6,9 @@
     ... --predictions out.jsonl                         # the default model's win probabilities
 
 Every candidate predicts each match before it learns the outcome; the report gives winner
-accuracy, log-loss, Brier score and a calibration table per candidate.
+accuracy, log-loss, Brier score and a calibration table per candidate. The report compares
+openskill's models, a development requirement (requirements-dev.txt); the predictions alone
+(``--predictions OUT --no-report``) need only requirements.txt.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ class Command(BaseCommand):
     def handle(
         self, *args, game=None, input=None, synthetic=None, predictions=None, no_report=False, **options
     ):
+        if not no_report:
+            _require_openskill()
         matches = self._matches(game, input, synthetic)
         if predictions:
             with open(predictions, "w", encoding="utf-8") as out:
@@ -71,3 +75,14 @@ class Command(BaseCommand):
         finally:
             if stream is not sys.stdin:
                 stream.close()
+
+
+def _require_openskill() -> None:
+    # Said before any work, rather than as an ImportError from the middle of the report.
+    try:
+        import openskill.models  # noqa: F401
+    except ImportError:
+        raise CommandError(
+            "the report compares openskill's models, which are not installed: "
+            "pip install -r requirements-dev.txt (or --predictions OUT --no-report without them)"
+        ) from None

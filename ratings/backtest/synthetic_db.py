@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from scorekeeper.matches.models import Match, Player, Seat
 
-from .models import RatingEvent
+from ..models import RatingEvent
 
 
 def outcomes(*, players: int, matches: int, seed: int, sizes: Sequence[int] = (2, 3, 4, 5, 6)):

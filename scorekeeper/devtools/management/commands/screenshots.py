@@ -3,7 +3,7 @@
 Nothing of the configured database is touched: the pages are served from a scratch
 database (Django's test database: in memory on SQLite) loaded with ``manage.py demo`` plus
 one match in progress, by Django's live-server thread on 127.0.0.1, and photographed by
-the browser setup of the browser tests (scorekeeper/matches/browser.py: Debian's Chromium,
+the browser setup of the browser tests (scorekeeper/devtools/browser.py: Debian's Chromium,
 390×844, one device pixel per CSS pixel so the files stay small). Tasks run in-process.
 
     .venv/bin/python manage.py screenshots            # all of them into docs/screenshots/
@@ -12,18 +12,24 @@ the browser setup of the browser tests (scorekeeper/matches/browser.py: Debian's
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connections
 from django.test import Client
 from django.test.utils import setup_test_environment, teardown_test_environment
 
-from scorekeeper.matches.browser import chromium_missing, launch, phone_context
+from ratings.services import rating_events_process_all
+from scorekeeper.devtools import DEMO_DATA
+from scorekeeper.devtools.browser import chromium_missing, launch, phone_context
+from scorekeeper.matches import services
+from scorekeeper.matches.models import Match
 
 OUT = Path(settings.BASE_DIR) / "docs" / "screenshots"
 PORTS = range(8600, 8700)
@@ -182,18 +188,10 @@ class Command(BaseCommand):
 
 def _scene() -> dict:
     """What the pictures show beyond the demo: a scorer signed in, a piquet match in progress."""
-    import json
-
-    from django.contrib.auth import get_user_model
-
-    from ratings.services import rating_events_process_all
-    from scorekeeper.matches import services
-    from scorekeeper.matches.models import Match
-
     finished = Match.objects.get(title="Demo piquet: partie-rubicon")
     players = [seat.player for seat in finished.seats.select_related("player").order_by("position")]
     user = get_user_model().objects.create_user("scorer", password=secrets.token_urlsafe(16))
-    parties = json.loads((Path(settings.BASE_DIR) / "scorekeeper" / "demo" / "piquet.json").read_text())
+    parties = json.loads((DEMO_DATA / "piquet.json").read_text())
     # A few more parties between the two, so that the profile's chart has a history to draw.
     for n, party in enumerate(parties * 2):
         seated = players if n % 2 else players[::-1]

@@ -2,7 +2,7 @@
 
 The back-test chose to predict a match with the mean of two models' first-place
 probabilities (docs/ratings.md): the online ``Rater.default()`` (whose ratings are the
-displayed ones) and the dynamic batch refit of ``ratings.refit``. Both are deterministic
+displayed ones) and the dynamic batch refit of ``ratings.backtest.refit``. Both are deterministic
 functions of the pool's ordered history, so a forecaster fed the same matches in the same
 order gives the same floats; its ``ratings`` are exactly ``replay``'s.
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-from .engine import Rater, Rating
+from ..engine import Rater, Rating
 from .refit import DynamicRefit, DynamicRefitModel
 
 __all__ = ["Forecaster"]

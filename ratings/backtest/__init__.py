@@ -14,6 +14,15 @@ it learns the outcome, then updates. The metrics are on those predictions:
 ``synthetic`` makes matches with hidden true skills that drift, 2–6 sides, some 2v2 and
 uneven activity, and carries for each match the true probabilities, which is what the
 ``oracle`` candidate predicts: the floor no rating model can beat.
+
+This package is research code, apart from what serves requests: ``manage.py
+ratings_backtest``, the benchmarks and the tests reach it; the site, the API and the tasks do
+not (``POST /predict`` uses ``ratings.engine``'s ``Rater.win_probabilities``). Beside the
+back-test: ``forecast`` (the default predictions, the mean of the online ratings' odds and
+``refit``'s), ``refit`` (the dynamic batch refit) and ``synthetic_db`` (synthetic finished
+matches written straight into the tables, for the database benchmark and the integration
+tests; not ``synthetic``, which is the in-memory generator below). openskill, a development
+requirement (requirements-dev.txt), is imported only when its candidates run.
 """
 
 from __future__ import annotations
@@ -26,7 +35,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .engine import Rater, Rating, first_place_probabilities
+from ..engine import Rater, Rating, first_place_probabilities
 from .forecast import Forecaster
 from .refit import DynamicRefit
 
@@ -269,12 +278,12 @@ class PoolPredictor:
 
 
 def refit_predictor(params: DynamicRefit) -> PoolPredictor:
-    """The dynamic batch refit of ``ratings.refit``, one pool per game."""
+    """The dynamic batch refit of ``ratings.backtest.refit``, one pool per game."""
     return PoolPredictor(params.model)
 
 
 def forecast_predictor(**options: Any) -> PoolPredictor:
-    """The default predictions: a ``ratings.forecast.Forecaster`` per game pool."""
+    """The default predictions: a ``ratings.backtest.forecast.Forecaster`` per game pool."""
     return PoolPredictor(lambda: Forecaster(**options))
 
 
@@ -492,7 +501,7 @@ PLACKETT_LUCE_TUNED = Rater(name="plackett-luce-tuned", tau=0.6, win_scale=2.0)
 
 
 def candidates(include_oracle: bool = True, include_refits: bool = True) -> list[Candidate]:
-    """The back-test's field: the default (``ratings.forecast``), its online half alone,
+    """The back-test's field: the default (``ratings.backtest.forecast``), its online half alone,
     openskill's models at their defaults, the best Plackett–Luce update found, Elo, the
     dynamic refit alone (slow: a pass over the history every 500 matches), the oracle."""
     out = [

@@ -1,6 +1,6 @@
 """`manage.py demo`: a dozen players and finished matches of every game, recorded hand by hand.
 
-The hands come from scorekeeper/demo/<game>.json and go through the same services as the
+The hands come from scorekeeper/devtools/demo/<game>.json and go through the same services as the
 API, so the demo is also a smoke test of the whole recording path. Idempotent: players are
 found by name and a match by its title, so running it again adds nothing.
 """
@@ -8,18 +8,19 @@ found by name and a match by its title, so running it again adds nothing.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from ratings.selectors import leaderboard
+from ratings.services import rating_events_process_all
+from scorekeeper.devtools import DEMO_DATA
 from scorekeeper.matches import errors, services
 from scorekeeper.matches.models import Match, Player
 from scorekeeper.rules import UnknownGame, find_ruleset
 
-DATA = Path(__file__).resolve().parents[3] / "demo"
 PLAYERS = [
     "Alice", "Boris", "Camille", "Dmitri", "Elena", "Farid",
     "Greta", "Hugo", "Ines", "Jakob", "Katya", "Luc",
@@ -35,7 +36,7 @@ class Command(BaseCommand):
         players = [self._player(name, user) for name in PLAYERS]
         created = skipped = 0
         offset = 0
-        for path in sorted(DATA.glob("*.json")):
+        for path in sorted(DEMO_DATA.glob("*.json")):
             game = path.stem
             try:
                 find_ruleset(game)
@@ -66,9 +67,6 @@ class Command(BaseCommand):
         # Each finished match's rating event was handed to Celery after its commit: in-process
         # without Redis (./run), to the worker with it. Whatever is still pending (Redis down,
         # say) is rated here, so the demo always shows ratings.
-        from ratings.selectors import leaderboard
-        from ratings.services import rating_events_process_all
-
         rating_events_process_all()
         for game in sorted(set(Match.objects.filter(status="finished").values_list("game", flat=True))):
             top = ", ".join(f"{row.player.name} {row.conservative:.1f}" for row in leaderboard(game=game)[:3])
