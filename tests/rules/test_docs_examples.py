@@ -254,3 +254,20 @@ def test_links_between_the_rules_pages_resolve(page):
         assert linked.exists(), f"{page.name}: {target}"
         if anchor:
             assert anchor in _anchors(linked), f"{page.name}: {target}#{anchor}"
+
+
+# -- links of the README and of every page under docs/ ---------------------------------------------
+
+#: ``[text](target)`` and ``![alt](target)``, the target relative (no scheme), with or without #anchor.
+RELATIVE_LINK = re.compile(r"\]\((?![a-z]+:)([^)#\s]*)(?:#([^)\s]+))?\)")
+ALL_PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+@pytest.mark.parametrize("page", ALL_PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_relative_link_and_anchor_of_the_readme_and_the_docs_resolves(page):
+    for target, anchor in RELATIVE_LINK.findall(page.read_text(encoding="utf-8")):
+        linked = (page.parent / target).resolve() if target else page
+        assert linked.exists(), f"{page.relative_to(ROOT)}: {target}"
+        if anchor:
+            assert linked.suffix == ".md", f"{page.relative_to(ROOT)}: {target}#{anchor}"
+            assert anchor in _anchors(linked), f"{page.relative_to(ROOT)}: {target}#{anchor}"
