@@ -112,6 +112,7 @@ INSTALLED_APPS = [
     "scorekeeper.matches",
     "scorekeeper.accounts",
     "scorekeeper.outbox",
+    "scorekeeper.idempotency",
     "ratings",
     "api",
 ]

@@ -9,8 +9,8 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from scorekeeper.matches.models import IdempotencyKey
-from scorekeeper.matches.services import idempotency_claim, idempotency_expire, idempotency_store
+from scorekeeper.idempotency.models import IdempotencyKey
+from scorekeeper.idempotency.services import idempotency_claim, idempotency_expire, idempotency_store
 
 pytestmark = pytest.mark.django_db
 
@@ -74,7 +74,7 @@ def test_a_shorter_window_from_the_settings(user, settings):
 
 
 def test_the_beat_task_calls_the_sweep(user):
-    from scorekeeper.matches.tasks import idempotency_expire as task
+    from scorekeeper.idempotency.tasks import idempotency_expire as task
 
     claim(user, "old")
     age(48, key="old")
