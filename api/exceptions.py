@@ -26,6 +26,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from scorekeeper.idempotency.errors import IdempotencyKeyReused
 from scorekeeper.matches import errors, i18n
 
 STATUS_BY_ERROR: list[tuple[type[errors.DomainError], int]] = [
@@ -33,7 +34,7 @@ STATUS_BY_ERROR: list[tuple[type[errors.DomainError], int]] = [
     (errors.NotAllowed, status.HTTP_403_FORBIDDEN),
     (errors.NotFound, status.HTTP_404_NOT_FOUND),
     (errors.Conflict, status.HTTP_409_CONFLICT),
-    (errors.IdempotencyKeyReused, status.HTTP_422_UNPROCESSABLE_ENTITY),
+    (IdempotencyKeyReused, status.HTTP_422_UNPROCESSABLE_ENTITY),
 ]
 
 

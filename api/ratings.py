@@ -16,12 +16,12 @@ from rest_framework.views import APIView
 
 from ratings import selectors, services
 from ratings.models import RecomputeJob
+from scorekeeper.idempotency.decorators import idempotent
 from scorekeeper.matches import errors
 from scorekeeper.matches.models import Player
 from scorekeeper.rules import UnknownGame, find_ruleset
 
 from . import schema
-from .idempotency import idempotent
 from .serializers import MAX_ID
 
 # -- serializers ---------------------------------------------------------------------------

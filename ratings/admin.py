@@ -5,7 +5,7 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from scorekeeper.matches.admin import ReadOnlyAdmin
+from scorekeeper.admin_base import ReadOnlyAdmin
 
 from . import services
 from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool, RecomputeJob

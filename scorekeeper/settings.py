@@ -112,6 +112,7 @@ INSTALLED_APPS = [
     "scorekeeper.matches",
     "scorekeeper.accounts",
     "scorekeeper.outbox",
+    "scorekeeper.idempotency",
     "ratings",
     "api",
     "scorekeeper.devtools",  # the demo, the screenshots: tooling, no URL, no models
@@ -389,7 +390,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict = {
     "outbox-sweep": {"task": "outbox.sweep", "schedule": 60.0},
-    "idempotency-expire": {"task": "matches.idempotency_expire", "schedule": 3600.0},
+    "idempotency-expire": {"task": "idempotency.expire", "schedule": 3600.0},
     "tokens-expire": {"task": "api.tokens_expire", "schedule": 3600.0},
     # A full recompute of every rating pool, nightly (ratings/tasks.py).
     "ratings-recompute-nightly": {

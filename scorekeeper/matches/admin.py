@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from scorekeeper.admin_base import ReadOnlyAdmin
 from scorekeeper.outbox.services import outbox_enqueue
 
 from . import terms
@@ -44,19 +45,6 @@ class PresetFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         return queryset.filter(preset=self.value()) if self.value() else queryset
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """History rows: visible, never added, changed or deleted from the admin."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Player)

@@ -1,7 +1,8 @@
 """Domain errors raised by the services, with stable machine codes.
 
 Interfaces map them by class (the API: ``api/exceptions.py``): ``Invalid`` → 400,
-``NotAllowed`` → 403, ``NotFound`` → 404, ``Conflict`` → 409, ``IdempotencyKeyReused`` → 422.
+``NotAllowed`` → 403, ``NotFound`` → 404, ``Conflict`` → 409 (and the idempotency app's
+``IdempotencyKeyReused``, a ``DomainError`` too, → 422).
 ``code`` never changes once published; ``field`` is a path into the request
 ("options.target", "record.tricks[3]").
 """
@@ -148,10 +149,3 @@ class StatusConflict(Conflict):
     """A void of a void match, a reopen of a match that is not void."""
 
     code = "status_conflict"
-
-
-# -- 422 ------------------------------------------------------------------------------
-class IdempotencyKeyReused(DomainError):
-    """An ``Idempotency-Key`` already used for another request (method, path or body)."""
-
-    code = "idempotency_key_reused"

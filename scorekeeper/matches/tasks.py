@@ -20,9 +20,3 @@ from . import services
 def match_recompute(match_id: int) -> dict[str, int]:
     """Re-evaluate a match's hands with the current rules engine (idempotent, so safe to redeliver)."""
     return services.match_recompute(match=match_id)
-
-
-@shared_task(name="matches.idempotency_expire", ignore_result=True)
-def idempotency_expire() -> int:
-    """Run by beat every hour (settings.CELERY_BEAT_SCHEDULE): forget expired Idempotency-Keys."""
-    return services.idempotency_expire()

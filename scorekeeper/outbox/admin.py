@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from scorekeeper.matches.admin import ReadOnlyAdmin
+from scorekeeper.admin_base import ReadOnlyAdmin
 
 from .models import OutboxMessage
 

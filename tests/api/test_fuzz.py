@@ -20,7 +20,8 @@ from django.db.models import Count, Q
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.matches.models import Hand, IdempotencyKey, Match
+from scorekeeper.idempotency.models import IdempotencyKey
+from scorekeeper.matches.models import Hand, Match
 from tests.fakes import hand
 from tests.rules.json_strategies import arbitrary_json
 

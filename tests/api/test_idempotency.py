@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.matches.models import Hand, IdempotencyKey, Match, Player
+from scorekeeper.idempotency.models import IdempotencyKey
+from scorekeeper.matches.models import Hand, Match, Player
 from tests.api.conftest import assert_error
 from tests.fakes import hand
 
@@ -152,9 +153,10 @@ def test_a_refused_request_keeps_none_of_its_writes_and_is_replayed_refused(ann,
 def test_an_outcome_a_twin_stored_after_the_refusal_is_the_keys(ann, tally_match, user, monkeypatch):
     """Between the rollback of a refused request and the storing of its refusal, a twin may
     claim the key and commit: the refused request then answers with the twin's outcome."""
+    from scorekeeper.idempotency import services as idempotency
     from scorekeeper.matches import services
 
-    claim = services.idempotency_claim
+    claim = idempotency.idempotency_claim
     calls = []
 
     def twin_commits_before_the_second_claim(**kwargs):
@@ -162,10 +164,10 @@ def test_an_outcome_a_twin_stored_after_the_refusal_is_the_keys(ann, tally_match
         if len(calls) == 2:  # the twin ran and recorded the hand in the meantime
             entry, _ = claim(**kwargs)
             services.hand_record(match=tally_match, record=hand([3, 1]), by=user, version=0)
-            services.idempotency_store(entry=entry, status_code=201, response={"by": "the twin"})
+            idempotency.idempotency_store(entry=entry, status_code=201, response={"by": "the twin"})
         return claim(**kwargs)
 
-    monkeypatch.setattr(services, "idempotency_claim", twin_commits_before_the_second_claim)
+    monkeypatch.setattr(idempotency, "idempotency_claim", twin_commits_before_the_second_claim)
     response = post_hand(ann, tally_match, [3, 1], "k-1", version=5)  # stale: 409, then the twin
 
     assert (response.status_code, response.json()) == (201, {"by": "the twin"})

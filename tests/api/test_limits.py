@@ -9,7 +9,8 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
-from scorekeeper.matches.models import AuditEntry, Hand, IdempotencyKey, Match, Player
+from scorekeeper.idempotency.models import IdempotencyKey
+from scorekeeper.matches.models import AuditEntry, Hand, Match, Player
 from scorekeeper.matches.services import hand_record
 from scorekeeper.rules.fields import INT_MAX
 from tests.api.conftest import assert_error

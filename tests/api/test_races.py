@@ -13,7 +13,8 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from scorekeeper.matches.models import Hand, IdempotencyKey, Match
+from scorekeeper.idempotency.models import IdempotencyKey
+from scorekeeper.matches.models import Hand, Match
 from tests.conftest import require_services
 from tests.fakes import hand
 

@@ -9,8 +9,8 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from scorekeeper.matches.models import IdempotencyKey
-from scorekeeper.matches.services import idempotency_claim, idempotency_expire, idempotency_store
+from scorekeeper.idempotency.models import IdempotencyKey
+from scorekeeper.idempotency.services import idempotency_claim, idempotency_expire, idempotency_store
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,7 @@ def age(hours, **filters):
 def test_the_window_is_24_hours_by_default(settings):
     assert settings.IDEMPOTENCY_KEY_TTL == 24 * 3600
     assert settings.CELERY_BEAT_SCHEDULE["idempotency-expire"] == {
-        "task": "matches.idempotency_expire",
+        "task": "idempotency.expire",
         "schedule": 3600.0,
     }
 
@@ -74,9 +74,22 @@ def test_a_shorter_window_from_the_settings(user, settings):
 
 
 def test_the_beat_task_calls_the_sweep(user):
-    from scorekeeper.matches.tasks import idempotency_expire as task
+    from scorekeeper.idempotency.tasks import idempotency_expire as task
 
     claim(user, "old")
     age(48, key="old")
 
+    assert task.name == "idempotency.expire"
     assert task.run() == 1
+
+
+def test_the_task_still_runs_under_its_name_from_the_matches_app(user):
+    """A beat message sent before the task moved apps names it so; it must not be refused."""
+    from scorekeeper.celery import app
+
+    app.loader.import_default_modules()  # as a worker does on start: every app's tasks module
+    claim(user, "old")
+    age(48, key="old")
+
+    assert app.tasks["matches.idempotency_expire"].run() == 1
+    assert app.tasks["idempotency.expire"].run() == 0

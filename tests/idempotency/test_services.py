@@ -3,9 +3,9 @@
 import pytest
 from django.db import transaction
 
-from scorekeeper.matches import errors
-from scorekeeper.matches.models import IdempotencyKey
-from scorekeeper.matches.services import idempotency_claim
+from scorekeeper.idempotency import errors
+from scorekeeper.idempotency.models import IdempotencyKey
+from scorekeeper.idempotency.services import idempotency_claim
 
 pytestmark = pytest.mark.django_db
 

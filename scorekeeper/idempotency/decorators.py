@@ -31,7 +31,9 @@ from django.utils.translation import gettext as _
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
-from scorekeeper.matches import errors, services
+from scorekeeper.matches import errors
+
+from . import services
 
 HEADER = "Idempotency-Key"
 MAX_LENGTH = 255
