@@ -2,10 +2,13 @@
 
 How ratings follow the matches (README "Ratings"):
 
-- ``rating_event_record`` is called by the match services inside their own transaction when a
-  write changes what a pool rates (a match finished; a hand of a finished match corrected; a
-  finished match voided; a match reopened as finished). It stores a ``RatingEvent`` and its
-  outbox message in that transaction, so recording never waits on Redis and nothing is lost.
+- The match services announce each write that changes what a pool rates (a match finished; a
+  hand of a finished match corrected; a finished match voided; a match reopened as finished)
+  with ``scorekeeper.matches.signals.match_changed``, sent inside their own transaction. The
+  ratings' receiver (ratings/receivers.py, connected in ``RatingsConfig.ready``) calls
+  ``rating_event_record``, which stores a ``RatingEvent`` and its outbox message in that
+  transaction, so recording never waits on Redis and nothing is lost; a failure rolls the write
+  back with it.
 - ``rating_pool_update`` (the task ``ratings.event_process``) locks the pool row (one writer per
   pool), takes every pending event of the pool at once (triggers that came in meanwhile collapse
   into this run) and replays the pool from the earliest match they touch, in the pool's order:
@@ -64,7 +67,7 @@ def rater() -> Rater:
     return Rater.default()
 
 
-# -- events (called by scorekeeper.matches.services inside their transaction) -----------
+# -- events (the receiver of scorekeeper.matches.signals.match_changed, in its transaction)
 def rating_event_record(*, match: Match, kind: str) -> RatingEvent:
     """Store "pool of ``match.game``: look at ``match`` again" with its outbox message, in the
     caller's transaction. The task runs after the commit (or, with Redis down, after the sweep)."""

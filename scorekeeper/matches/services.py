@@ -20,6 +20,11 @@ state with the declared values accepted (the players agreed on them at the table
   ``match_already_over``) → a new version flagged ``disputed`` with no scores and no
   state: it counts for nothing and the next hands continue from the state before it.
 Nothing is rejected or deleted by the replay; the scorers see the flags and correct on.
+
+A write that changes what a match counts for (it finished; a hand of a finished match was
+corrected; a finished match was voided; a match was reopened as finished) sends
+``signals.match_changed`` inside its transaction: the apps built on the matches (the ratings)
+listen to it, and the matches import none of them.
 """
 
 from __future__ import annotations
@@ -35,11 +40,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ratings.services import rating_event_record
 from scorekeeper.rules import OptionsInvalid, UnknownGame, find_ruleset
 from scorekeeper.rules.fields import is_int
 
-from . import errors
+from . import errors, signals
 from .models import AuditEntry, Hand, IdempotencyKey, Match, Player, Seat
 
 #: Where a record carries the players' claims (spec: ``declared``; cul: ``declared_banks``).
@@ -141,8 +145,8 @@ def match_void(*, match: Match | int, by, reason: str, version: int | None = Non
         _audit(
             by, AuditEntry.Action.MATCH_VOID, match=match, payload={"reason": reason, "status_before": before}
         )
-        if before == Match.Status.FINISHED:  # its ratings are undone (ratings.services)
-            rating_event_record(match=match, kind="void")
+        if before == Match.Status.FINISHED:  # what it counted for is undone
+            _announce(match, signals.VOID)
     return match
 
 
@@ -165,8 +169,8 @@ def match_reopen(*, match: Match | int, by, reason: str, version: int | None = N
             match=match,
             payload={"reason": reason, "status": match.status},
         )
-        if match.status == Match.Status.FINISHED:  # rated again, in its old place
-            rating_event_record(match=match, kind="reopen")
+        if match.status == Match.Status.FINISHED:  # it counts again, in its old place
+            _announce(match, signals.REOPEN)
     return match
 
 
@@ -188,7 +192,7 @@ def match_recompute(*, match: Match | int, by=None) -> dict[str, int]:
             _refresh(match)
             _save(match)
             if Match.Status.FINISHED in (was, match.status):
-                rating_event_record(match=match, kind="correct")
+                _announce(match, signals.CORRECT)
         _audit(by, AuditEntry.Action.MATCH_RECOMPUTE, match=match, payload={"changed": changed})
     return {"match": match.pk, "changed": changed, "version": match.version}
 
@@ -237,8 +241,8 @@ def hand_record(
         _save(match)  # first: a recording that lost the race writes nothing
         hand.save(force_insert=True)
         _audit(by, AuditEntry.Action.HAND_RECORD, match=match, hand=hand, payload=_hand_payload(hand))
-        if match.status == Match.Status.FINISHED:  # the hand that finishes it: rate it (ratings)
-            rating_event_record(match=match, kind="finish")
+        if match.status == Match.Status.FINISHED:  # the hand that finishes it
+            _announce(match, signals.FINISH)
     return hand
 
 
@@ -289,8 +293,8 @@ def hand_correct(
         )
         _refresh(match)
         _save(match)
-        if Match.Status.FINISHED in (was, match.status):  # its ratings are replayed
-            rating_event_record(match=match, kind="correct")
+        if Match.Status.FINISHED in (was, match.status):  # what it counts for changed
+            _announce(match, signals.CORRECT)
     hand.match = match
     return hand
 
@@ -718,3 +722,9 @@ def _audit(by, action: str, *, match=None, hand=None, player=None, payload=None)
     return AuditEntry.objects.create(
         actor=by, action=action, match=match, hand=hand, player=player, payload=payload or {}
     )
+
+
+def _announce(match: Match, kind: str) -> None:
+    """``signals.match_changed`` for ``match``, inside the write's transaction: a receiver's
+    error is raised here and rolls the write back (``send``, not ``send_robust``)."""
+    signals.match_changed.send(sender=Match, match=match, kind=kind)
