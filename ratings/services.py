@@ -244,23 +244,47 @@ def pool_matches(game: str, start: tuple[datetime, int] | None = None) -> Iterat
                 yield outcome
 
 
+def _column(model, field: str) -> str:
+    """The column of ``model``'s ``field``, quoted, as the model names it."""
+    return f'"{model._meta.get_field(field).column}"'
+
+
 #: A whole pool in its order, in one statement streamed from a server-side cursor: each match
 #: with the time of its first event (µs since 1970: Django's time-zone-aware loader of
 #: timestamps cost more than the rest of the read), its placements (as text, parsed here)
 #: and its players in seat order (gathered per match before the sort, which then sorts one row
-#: a match instead of one a seat).
+#: a match instead of one a seat). Tables and columns are named by the models.
 _POOL_SQL = """
-SELECT m.id, (EXTRACT(EPOCH FROM f.first) * 1000000)::int8, m.result ->> 'placements', s.players
-FROM (SELECT match_id, min(at) AS first FROM ratings_ratingevent WHERE game = %(game)s GROUP BY match_id) f
-JOIN matches_match m ON m.id = f.match_id AND m.status = 'finished'
+SELECT m.{match_id}, (EXTRACT(EPOCH FROM f.first) * 1000000)::int8, m.{result} ->> 'placements', s.players
+FROM (
+    SELECT {event_match} AS match_id, min({event_at}) AS first
+    FROM {event} WHERE {event_game} = %(game)s GROUP BY {event_match}
+) f
+JOIN {match} m ON m.{match_id} = f.match_id AND m.{status} = {finished}
 JOIN (
-    SELECT s.match_id, array_agg(s.player_id ORDER BY s.position) AS players
-    FROM matches_seat s
-    JOIN matches_match sm ON sm.id = s.match_id AND sm.game = %(game)s AND sm.status = 'finished'
-    GROUP BY s.match_id
-) s ON s.match_id = m.id
-ORDER BY f.first, m.id
-"""
+    SELECT s.{seat_match} AS match_id, array_agg(s.{seat_player} ORDER BY s.{seat_position}) AS players
+    FROM {seat} s
+    JOIN {match} sm ON sm.{match_id} = s.{seat_match} AND sm.{game} = %(game)s AND sm.{status} = {finished}
+    GROUP BY s.{seat_match}
+) s ON s.match_id = m.{match_id}
+ORDER BY f.first, m.{match_id}
+""".format(
+    event=f'"{RatingEvent._meta.db_table}"',
+    event_match=_column(RatingEvent, "match"),
+    event_at=_column(RatingEvent, "at"),
+    event_game=_column(RatingEvent, "game"),
+    match=f'"{Match._meta.db_table}"',
+    match_id=f'"{Match._meta.pk.column}"',
+    result=_column(Match, "result"),
+    status=_column(Match, "status"),
+    game=_column(Match, "game"),
+    seat=f'"{Seat._meta.db_table}"',
+    seat_match=_column(Seat, "match"),
+    seat_player=_column(Seat, "player"),
+    seat_position=_column(Seat, "position"),
+    # A constant, written into the statement as before (not a parameter): planned as before.
+    finished=f"'{Match.Status.FINISHED.value}'",
+)
 
 
 def _pool_matches_postgresql(game: str, partnerships) -> Iterator[PoolMatch]:
