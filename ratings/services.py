@@ -21,33 +21,33 @@ How ratings follow the matches (README "Ratings"):
   which must give the very floats the incremental path gave (the engine's ``replay_arrays``
   gives a match the same floats however the matches are split between calls, and both start
   from the same stored floats).
+
+The bulk plumbing a replay runs on (the reader thread, the paused garbage collector, the
+history's binary COPY) is in ratings/bulk.py; the swap of a pool's history partition in
+ratings/history_table.py.
 """
 
 from __future__ import annotations
 
 import contextlib
-import gc
+import functools
 import itertools
 import json
 import logging
-import queue
-import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
-import numpy as np
 from django.db import connection, transaction
 from django.db.models import Count, F, Max, Min, Q
 from django.utils import timezone
-from psycopg.copy import QueuedLibpqWriter
 
 from scorekeeper.matches.models import Match, Seat
 from scorekeeper.outbox.services import outbox_enqueue, outbox_enqueue_group
 from scorekeeper.rules import UnknownGame, find_ruleset
 
-from . import history_table
+from . import bulk, history_table
 from .engine import Rater, Rating, Replayed, replay_arrays
 from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool, RecomputeJob
 
@@ -285,6 +285,7 @@ ORDER BY f.first, m.{match_id}
     # A constant, written into the statement as before (not a parameter): planned as before.
     finished=f"'{Match.Status.FINISHED.value}'",
 )
+_UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _pool_matches_postgresql(game: str, partnerships) -> Iterator[PoolMatch]:
@@ -354,15 +355,22 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside:
     full = start is None
     fresh = None  # PostgreSQL, full: the table the history is written to (history_table)
     with contextlib.ExitStack() as stack:  # the reader aside, if any
-        stack.enter_context(_collector_paused())
+        stack.enter_context(bulk.collector_paused())
         if full:
             # Streamed from another connection, whose query starts now, while this one deletes
             # the pool's rows and then runs the history's COPY, so that the server reads and
             # stores while the rating goes on; else read whole first (compact: 100,000 matches
             # take about 40 MB), before the COPY takes the connection.
-            matches: Iterable[PoolMatch] = (
-                stack.enter_context(_read_aside(pool.game)) if read_aside else list(pool_matches(pool.game))
-            )
+            if read_aside:
+                reading = bulk.read_aside(
+                    functools.partial(pool_matches, pool.game),
+                    name=f"ratings-read-{pool.game}",
+                    chunk=CHUNK,
+                    ahead=READ_AHEAD,
+                )
+                matches: Iterable[PoolMatch] = stack.enter_context(reading)
+            else:
+                matches = list(pool_matches(pool.game))
             if connection.vendor == "postgresql":
                 # Written into a fresh partition, swapped in for the old one below.
                 fresh = history_table.fresh_partition(pool.pk)
@@ -378,7 +386,7 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside:
             ).values_list("player_id", "mu", "sigma"):
                 ratings[player] = Rating(mu, sigma)
         tally = _Tally() if full else None
-        with _HistoryWriter(pool.pk, table=fresh) as writer:
+        with bulk.HistoryWriter(pool.pk, table=fresh) as writer:
             rated, last = _rate(r, matches, ratings, writer, tally, affected)
     if fresh is not None:
         history_table.swap_partition(pool.pk, fresh)
@@ -409,20 +417,6 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside:
     pool.updated_at = timezone.now()
     pool.save(update_fields=["matches", "last_match", "last_finished_at", "updated_at"])
     return rated
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off for the replay: its millions of short-lived
-    lists and tuples (no cycles among them) set off full collections over the matches read
-    ahead, a fifth of a full recompute's time. Reference counting still frees everything."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _replay_from(
@@ -480,147 +474,6 @@ def _rate(r: Rater, matches: Iterable[PoolMatch], ratings: dict, writer, tally: 
         else:
             tally.add(done)
     return rated, last
-
-
-@contextlib.contextmanager
-def _read_aside(game: str) -> Iterator[Iterator[PoolMatch]]:
-    """``pool_matches(game)`` read by a thread on its own connection, started at once and
-    reading up to ``READ_AHEAD`` matches ahead of the consumer."""
-    batches: queue.Queue = queue.Queue(maxsize=READ_AHEAD // CHUNK)
-    stop = threading.Event()
-
-    def put(item) -> None:
-        while not stop.is_set():
-            try:
-                batches.put(item, timeout=0.2)
-                return
-            except queue.Full:
-                continue
-
-    def read() -> None:
-        try:
-            # In a transaction, the server-side cursor streams the rows as the query makes
-            # them (in autocommit, a cursor WITH HOLD would make every row before the first).
-            with transaction.atomic():
-                with connection.cursor() as cursor:
-                    # One core for the query: the other is the rating's. (Its parallel plan
-                    # and JIT compilation took CPU from the rating for no gain in all.)
-                    cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
-                    cursor.execute("SET LOCAL jit = off")
-                batch = []
-                for m in pool_matches(game):
-                    batch.append(m)
-                    if len(batch) == CHUNK:
-                        put(batch)
-                        batch = []
-                put(batch)
-            put(None)
-        except BaseException as error:  # handed to the consumer
-            put(error)
-        finally:
-            connection.close()  # this thread's own
-
-    def consume() -> Iterator[PoolMatch]:
-        while (batch := batches.get()) is not None:
-            if isinstance(batch, BaseException):
-                raise batch
-            yield from batch
-
-    reader = threading.Thread(target=read, name=f"ratings-read-{game}", daemon=True)
-    reader.start()
-    try:
-        yield consume()
-    finally:
-        stop.set()
-        reader.join(timeout=10)
-
-
-#: The history's columns in PostgreSQL's binary COPY format (the field count, then each field's
-#: length and value): int8 ids, timestamptz as µs since 2000, int2 side and place, float8s.
-_COPY_FIELDS = {
-    "pool_id": ">i8", "player_id": ">i8", "match_id": ">i8", "finished_at": ">i8", "side": ">i2",
-    "place": ">i2", "mu_before": ">f8", "sigma_before": ">f8", "mu_after": ">f8", "sigma_after": ">f8",
-    "win_probability": ">f8",
-}  # fmt: skip
-_COPY_ROW = np.dtype(
-    [("fields", ">i2")]
-    + [field for name, kind in _COPY_FIELDS.items() for field in ((f"{name}_length", ">i4"), (name, kind))]
-)
-_COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + bytes(8)  # the signature, no flags, no extension
-_COPY_TRAILER = b"\xff\xff"  # a field count of −1
-_PG_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
-_UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-class _HistoryWriter:
-    """Writes a replay's history rows a chunk of rated matches at a time: on PostgreSQL through
-    one binary COPY kept open for the whole replay, fed through psycopg's queued writer so that the
-    server stores rows on the other core while the rating goes on; bulk INSERTs elsewhere.
-    Nothing else may use the connection until it is closed."""
-
-    def __init__(self, pool_id: int, table: str | None = None):
-        self.pool_id = pool_id
-        #: PostgreSQL: the table the COPY goes to (the partitioned history, or a fresh partition).
-        self.table = table or RatingHistory._meta.db_table
-        self.postgresql = connection.vendor == "postgresql"
-        self._stack = contextlib.ExitStack()
-        self._copy = None
-
-    def __enter__(self) -> _HistoryWriter:
-        return self
-
-    def __exit__(self, kind, error, traceback) -> None:
-        try:
-            if kind is None and self._copy is not None:
-                self._copy.write(_COPY_TRAILER)
-        finally:
-            self._stack.__exit__(kind, error, traceback)
-
-    def add(self, done: Replayed) -> None:
-        """The rows of a chunk of rated matches."""
-        if not self.postgresql:
-            m = done.matches
-            columns = zip(
-                done.players, done.match_index.tolist(), done.side.tolist(), done.place.tolist(),
-                done.mu_before.tolist(), done.sigma_before.tolist(), done.mu_after.tolist(),
-                done.sigma_after.tolist(), done.win_probability.tolist(), strict=True,
-            )  # fmt: skip
-            RatingHistory.objects.bulk_create(
-                (
-                    RatingHistory(
-                        pool_id=self.pool_id, player_id=player, match_id=m[i].match_id,
-                        finished_at=m[i].finished_at, side=side, place=place, mu_before=mu_b,
-                        sigma_before=sigma_b, mu_after=mu_a, sigma_after=sigma_a, win_probability=odds,
-                    )
-                    for player, i, side, place, mu_b, sigma_b, mu_a, sigma_a, odds in columns
-                ),
-                batch_size=500,
-            )  # fmt: skip
-            return
-        rows = np.empty(len(done.players), _COPY_ROW)
-        for name, kind in _COPY_FIELDS.items():
-            rows[f"{name}_length"] = np.dtype(kind).itemsize
-        rows["fields"] = len(_COPY_FIELDS)
-        rows["pool_id"] = self.pool_id
-        rows["player_id"] = done.players
-        index = done.match_index
-        rows["match_id"] = np.fromiter((m.match_id for m in done.matches), np.int64, len(done.matches))[index]
-        rows["finished_at"] = np.fromiter(map(_pg_micros, done.matches), np.int64, len(done.matches))[index]
-        for name in _COPY_FIELDS.keys() - {"pool_id", "player_id", "match_id", "finished_at"}:
-            rows[name] = getattr(done, name)
-        if self._copy is None:
-            names = ", ".join(f'"{c}"' for c in _COPY_FIELDS)
-            sql = f'COPY "{self.table}" ({names}) FROM STDIN (FORMAT BINARY)'
-            raw = self._stack.enter_context(connection.cursor()).cursor
-            self._copy = self._stack.enter_context(raw.copy(sql, writer=QueuedLibpqWriter(raw)))
-            self._copy.write(_COPY_HEADER)
-        self._copy.write(rows.tobytes())
-
-
-def _pg_micros(match: PoolMatch) -> int:
-    """When the match finished, as PostgreSQL stores a timestamptz: µs since 2000."""
-    delta = match.finished_at - _PG_EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
 def _write_ratings(pool: RatingPool, r: Rater, rows: list[tuple], *, replace: bool) -> None:
