@@ -68,7 +68,7 @@ def idempotent(post):
             with transaction.atomic():
                 entry, first = claim()
                 if not first:
-                    return _replay(entry)
+                    return _stored_response(entry)
                 try:
                     response = post(view, request, *args, **kwargs)
                 except Exception as exc:
@@ -88,7 +88,7 @@ def idempotent(post):
         with transaction.atomic():
             entry, first = claim()
             if not first:
-                return _replay(entry)
+                return _stored_response(entry)
             _store(entry, refusal)
         return refusal
 
@@ -123,7 +123,7 @@ def _jsonable(data: Any) -> Any:
     return json.loads(json.dumps(data, cls=JSONEncoder))
 
 
-def _replay(entry) -> Response:
+def _stored_response(entry) -> Response:
     response = Response(entry.response, status=entry.status_code, headers=entry.headers or None)
     response["Idempotent-Replayed"] = "true"
     return response

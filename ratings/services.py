@@ -97,7 +97,7 @@ def rating_pool_update(*, game: str) -> dict[str, Any]:
             return {"events": 0, "replayed": 0}
         firsts = _first_events(game, {match for _, match in pending})
         start = min((at, match) for match, at in firsts.items())
-        replayed = _replay(pool, start=start)
+        replayed = _pool_rate_from(pool, start=start)
         _mark_processed([pk for pk, _ in pending], timezone.now())
     return {"events": len(pending), "replayed": replayed}
 
@@ -145,7 +145,7 @@ def rating_pool_recompute(*, pool: RatingPool | int, job: RecomputeJob | int | N
         pending = list(
             RatingEvent.objects.filter(game=pool.game, processed_at__isnull=True).values_list("id", flat=True)
         )
-        replayed = _replay(pool, start=None, read_aside=read_aside)
+        replayed = _pool_rate_from(pool, start=None, read_aside=read_aside)
         now = timezone.now()
         _mark_processed(pending, now)
         pool.recomputed_by_id, pool.recomputed_at = job_pk, now
@@ -342,7 +342,7 @@ def _outcome(match, at, placements, players, partnerships) -> PoolMatch | None:
     return PoolMatch(match, at, tuple(zip(players)), tuple(placements))  # one-player sides
 
 
-def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside: bool = False) -> int:
+def _pool_rate_from(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside: bool = False) -> int:
     """Rate the pool's matches from ``start`` on (None: all, from nothing); the caller holds
     the pool's lock. Returns how many matches were rated. ``read_aside``: a full recompute
     reads its matches in a thread on a connection of its own, as it rates and writes."""

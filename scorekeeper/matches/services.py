@@ -19,7 +19,7 @@ state with the declared values accepted (the players agreed on them at the table
 - it can no longer be evaluated at all (e.g. the match now ends earlier:
   ``match_already_over``) → a new version flagged ``disputed`` with no scores and no
   state: it counts for nothing and the next hands continue from the state before it.
-Nothing is rejected or deleted by the replay; the scorers see the flags and correct on.
+Nothing is rejected or deleted by the re-evaluation; the scorers see the flags and correct on.
 
 A write that changes what a match counts for (it finished; a hand of a finished match was
 corrected; a finished match was voided; a match was reopened as finished) sends
@@ -187,7 +187,7 @@ def match_recompute(*, match: Match | int, by=None) -> dict[str, int]:
         hands = list(_current(match).order_by("number"))
         cause = "re-evaluated by a recompute of the match"
         was = match.status
-        changed = len(_replay(match, game, None, hands, by, cause=cause))
+        changed = len(_hands_reevaluate(match, game, None, hands, by, cause=cause))
         if changed:
             _refresh(match)
             _save(match)
@@ -283,7 +283,7 @@ def hand_correct(
         _audit(by, AuditEntry.Action.HAND_CORRECT, match=match, hand=hand, payload=_hand_payload(hand))
         later = list(_current(match).filter(number__gt=number).order_by("number"))
         #: The later hands that got a new version, for the caller to show.
-        hand.reevaluated = _replay(
+        hand.reevaluated = _hands_reevaluate(
             match,
             game,
             hand.state_after,
@@ -634,7 +634,7 @@ def _supersede(old: Hand, *, by, reason: str, **fields: Any) -> Hand:
     )
 
 
-def _replay(match: Match, game, state, hands: list[Hand], by, *, cause: str) -> list[int]:
+def _hands_reevaluate(match: Match, game, state, hands: list[Hand], by, *, cause: str) -> list[int]:
     """Re-evaluate ``hands`` in order from ``state``; returns the numbers that got a new version."""
     changed = []
     for hand in hands:
