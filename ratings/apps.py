@@ -7,6 +7,15 @@ class RatingsConfig(AppConfig):
     verbose_name = _("Ratings")
 
     def ready(self) -> None:
+        from scorekeeper.matches.models import Match
+        from scorekeeper.matches.signals import match_changed
+
         # Register the tasks in every process (web, commands), not only in workers: the outbox
         # looks a task up by name when it hands a message over.
-        from . import tasks  # noqa: F401
+        from . import receivers, tasks  # noqa: F401
+
+        # The matches announce what changed (in the write's transaction); the ratings record
+        # it there as an event of the pool. One connection however often ready() runs.
+        match_changed.connect(
+            receivers.match_changed_record, sender=Match, dispatch_uid="ratings.match_changed"
+        )

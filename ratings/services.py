@@ -2,10 +2,13 @@
 
 How ratings follow the matches (README "Ratings"):
 
-- ``rating_event_record`` is called by the match services inside their own transaction when a
-  write changes what a pool rates (a match finished; a hand of a finished match corrected; a
-  finished match voided; a match reopened as finished). It stores a ``RatingEvent`` and its
-  outbox message in that transaction, so recording never waits on Redis and nothing is lost.
+- The match services announce each write that changes what a pool rates (a match finished; a
+  hand of a finished match corrected; a finished match voided; a match reopened as finished)
+  with ``scorekeeper.matches.signals.match_changed``, sent inside their own transaction. The
+  ratings' receiver (ratings/receivers.py, connected in ``RatingsConfig.ready``) calls
+  ``rating_event_record``, which stores a ``RatingEvent`` and its outbox message in that
+  transaction, so recording never waits on Redis and nothing is lost; a failure rolls the write
+  back with it.
 - ``rating_pool_update`` (the task ``ratings.event_process``) locks the pool row (one writer per
   pool), takes every pending event of the pool at once (triggers that came in meanwhile collapse
   into this run) and replays the pool from the earliest match they touch, in the pool's order:
@@ -18,33 +21,33 @@ How ratings follow the matches (README "Ratings"):
   which must give the very floats the incremental path gave (the engine's ``replay_arrays``
   gives a match the same floats however the matches are split between calls, and both start
   from the same stored floats).
+
+The bulk plumbing a replay runs on (the reader thread, the paused garbage collector, the
+history's binary COPY) is in ratings/bulk.py; the swap of a pool's history partition in
+ratings/history_table.py.
 """
 
 from __future__ import annotations
 
 import contextlib
-import gc
+import functools
 import itertools
 import json
 import logging
-import queue
-import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
-import numpy as np
 from django.db import connection, transaction
 from django.db.models import Count, F, Max, Min, Q
 from django.utils import timezone
-from psycopg.copy import QueuedLibpqWriter
 
 from scorekeeper.matches.models import Match, Seat
 from scorekeeper.outbox.services import outbox_enqueue, outbox_enqueue_group
 from scorekeeper.rules import UnknownGame, find_ruleset
 
-from . import history_table
+from . import bulk, history_table
 from .engine import Rater, Rating, Replayed, replay_arrays
 from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool, RecomputeJob
 
@@ -64,7 +67,7 @@ def rater() -> Rater:
     return Rater.default()
 
 
-# -- events (called by scorekeeper.matches.services inside their transaction) -----------
+# -- events (the receiver of scorekeeper.matches.signals.match_changed, in its transaction)
 def rating_event_record(*, match: Match, kind: str) -> RatingEvent:
     """Store "pool of ``match.game``: look at ``match`` again" with its outbox message, in the
     caller's transaction. The task runs after the commit (or, with Redis down, after the sweep)."""
@@ -94,7 +97,7 @@ def rating_pool_update(*, game: str) -> dict[str, Any]:
             return {"events": 0, "replayed": 0}
         firsts = _first_events(game, {match for _, match in pending})
         start = min((at, match) for match, at in firsts.items())
-        replayed = _replay(pool, start=start)
+        replayed = _pool_rate_from(pool, start=start)
         _mark_processed([pk for pk, _ in pending], timezone.now())
     return {"events": len(pending), "replayed": replayed}
 
@@ -142,7 +145,7 @@ def rating_pool_recompute(*, pool: RatingPool | int, job: RecomputeJob | int | N
         pending = list(
             RatingEvent.objects.filter(game=pool.game, processed_at__isnull=True).values_list("id", flat=True)
         )
-        replayed = _replay(pool, start=None, read_aside=read_aside)
+        replayed = _pool_rate_from(pool, start=None, read_aside=read_aside)
         now = timezone.now()
         _mark_processed(pending, now)
         pool.recomputed_by_id, pool.recomputed_at = job_pk, now
@@ -241,23 +244,48 @@ def pool_matches(game: str, start: tuple[datetime, int] | None = None) -> Iterat
                 yield outcome
 
 
+def _column(model, field: str) -> str:
+    """The column of ``model``'s ``field``, quoted, as the model names it."""
+    return f'"{model._meta.get_field(field).column}"'
+
+
 #: A whole pool in its order, in one statement streamed from a server-side cursor: each match
 #: with the time of its first event (µs since 1970: Django's time-zone-aware loader of
 #: timestamps cost more than the rest of the read), its placements (as text, parsed here)
 #: and its players in seat order (gathered per match before the sort, which then sorts one row
-#: a match instead of one a seat).
+#: a match instead of one a seat). Tables and columns are named by the models.
 _POOL_SQL = """
-SELECT m.id, (EXTRACT(EPOCH FROM f.first) * 1000000)::int8, m.result ->> 'placements', s.players
-FROM (SELECT match_id, min(at) AS first FROM ratings_ratingevent WHERE game = %(game)s GROUP BY match_id) f
-JOIN matches_match m ON m.id = f.match_id AND m.status = 'finished'
+SELECT m.{match_id}, (EXTRACT(EPOCH FROM f.first) * 1000000)::int8, m.{result} ->> 'placements', s.players
+FROM (
+    SELECT {event_match} AS match_id, min({event_at}) AS first
+    FROM {event} WHERE {event_game} = %(game)s GROUP BY {event_match}
+) f
+JOIN {match} m ON m.{match_id} = f.match_id AND m.{status} = {finished}
 JOIN (
-    SELECT s.match_id, array_agg(s.player_id ORDER BY s.position) AS players
-    FROM matches_seat s
-    JOIN matches_match sm ON sm.id = s.match_id AND sm.game = %(game)s AND sm.status = 'finished'
-    GROUP BY s.match_id
-) s ON s.match_id = m.id
-ORDER BY f.first, m.id
-"""
+    SELECT s.{seat_match} AS match_id, array_agg(s.{seat_player} ORDER BY s.{seat_position}) AS players
+    FROM {seat} s
+    JOIN {match} sm ON sm.{match_id} = s.{seat_match} AND sm.{game} = %(game)s AND sm.{status} = {finished}
+    GROUP BY s.{seat_match}
+) s ON s.match_id = m.{match_id}
+ORDER BY f.first, m.{match_id}
+""".format(
+    event=f'"{RatingEvent._meta.db_table}"',
+    event_match=_column(RatingEvent, "match"),
+    event_at=_column(RatingEvent, "at"),
+    event_game=_column(RatingEvent, "game"),
+    match=f'"{Match._meta.db_table}"',
+    match_id=f'"{Match._meta.pk.column}"',
+    result=_column(Match, "result"),
+    status=_column(Match, "status"),
+    game=_column(Match, "game"),
+    seat=f'"{Seat._meta.db_table}"',
+    seat_match=_column(Seat, "match"),
+    seat_player=_column(Seat, "player"),
+    seat_position=_column(Seat, "position"),
+    # A constant, written into the statement as before (not a parameter): planned as before.
+    finished=f"'{Match.Status.FINISHED.value}'",
+)
+_UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _pool_matches_postgresql(game: str, partnerships) -> Iterator[PoolMatch]:
@@ -314,7 +342,7 @@ def _outcome(match, at, placements, players, partnerships) -> PoolMatch | None:
     return PoolMatch(match, at, tuple(zip(players)), tuple(placements))  # one-player sides
 
 
-def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside: bool = False) -> int:
+def _pool_rate_from(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside: bool = False) -> int:
     """Rate the pool's matches from ``start`` on (None: all, from nothing); the caller holds
     the pool's lock. Returns how many matches were rated. ``read_aside``: a full recompute
     reads its matches in a thread on a connection of its own, as it rates and writes."""
@@ -327,15 +355,22 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside:
     full = start is None
     fresh = None  # PostgreSQL, full: the table the history is written to (history_table)
     with contextlib.ExitStack() as stack:  # the reader aside, if any
-        stack.enter_context(_collector_paused())
+        stack.enter_context(bulk.collector_paused())
         if full:
             # Streamed from another connection, whose query starts now, while this one deletes
             # the pool's rows and then runs the history's COPY, so that the server reads and
             # stores while the rating goes on; else read whole first (compact: 100,000 matches
             # take about 40 MB), before the COPY takes the connection.
-            matches: Iterable[PoolMatch] = (
-                stack.enter_context(_read_aside(pool.game)) if read_aside else list(pool_matches(pool.game))
-            )
+            if read_aside:
+                reading = bulk.read_aside(
+                    functools.partial(pool_matches, pool.game),
+                    name=f"ratings-read-{pool.game}",
+                    chunk=CHUNK,
+                    ahead=READ_AHEAD,
+                )
+                matches: Iterable[PoolMatch] = stack.enter_context(reading)
+            else:
+                matches = list(pool_matches(pool.game))
             if connection.vendor == "postgresql":
                 # Written into a fresh partition, swapped in for the old one below.
                 fresh = history_table.fresh_partition(pool.pk)
@@ -351,7 +386,7 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside:
             ).values_list("player_id", "mu", "sigma"):
                 ratings[player] = Rating(mu, sigma)
         tally = _Tally() if full else None
-        with _HistoryWriter(pool.pk, table=fresh) as writer:
+        with bulk.HistoryWriter(pool.pk, table=fresh) as writer:
             rated, last = _rate(r, matches, ratings, writer, tally, affected)
     if fresh is not None:
         history_table.swap_partition(pool.pk, fresh)
@@ -382,20 +417,6 @@ def _replay(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside:
     pool.updated_at = timezone.now()
     pool.save(update_fields=["matches", "last_match", "last_finished_at", "updated_at"])
     return rated
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off for the replay: its millions of short-lived
-    lists and tuples (no cycles among them) set off full collections over the matches read
-    ahead, a fifth of a full recompute's time. Reference counting still frees everything."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _replay_from(
@@ -453,147 +474,6 @@ def _rate(r: Rater, matches: Iterable[PoolMatch], ratings: dict, writer, tally: 
         else:
             tally.add(done)
     return rated, last
-
-
-@contextlib.contextmanager
-def _read_aside(game: str) -> Iterator[Iterator[PoolMatch]]:
-    """``pool_matches(game)`` read by a thread on its own connection, started at once and
-    reading up to ``READ_AHEAD`` matches ahead of the consumer."""
-    batches: queue.Queue = queue.Queue(maxsize=READ_AHEAD // CHUNK)
-    stop = threading.Event()
-
-    def put(item) -> None:
-        while not stop.is_set():
-            try:
-                batches.put(item, timeout=0.2)
-                return
-            except queue.Full:
-                continue
-
-    def read() -> None:
-        try:
-            # In a transaction, the server-side cursor streams the rows as the query makes
-            # them (in autocommit, a cursor WITH HOLD would make every row before the first).
-            with transaction.atomic():
-                with connection.cursor() as cursor:
-                    # One core for the query: the other is the rating's. (Its parallel plan
-                    # and JIT compilation took CPU from the rating for no gain in all.)
-                    cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
-                    cursor.execute("SET LOCAL jit = off")
-                batch = []
-                for m in pool_matches(game):
-                    batch.append(m)
-                    if len(batch) == CHUNK:
-                        put(batch)
-                        batch = []
-                put(batch)
-            put(None)
-        except BaseException as error:  # handed to the consumer
-            put(error)
-        finally:
-            connection.close()  # this thread's own
-
-    def consume() -> Iterator[PoolMatch]:
-        while (batch := batches.get()) is not None:
-            if isinstance(batch, BaseException):
-                raise batch
-            yield from batch
-
-    reader = threading.Thread(target=read, name=f"ratings-read-{game}", daemon=True)
-    reader.start()
-    try:
-        yield consume()
-    finally:
-        stop.set()
-        reader.join(timeout=10)
-
-
-#: The history's columns in PostgreSQL's binary COPY format (the field count, then each field's
-#: length and value): int8 ids, timestamptz as µs since 2000, int2 side and place, float8s.
-_COPY_FIELDS = {
-    "pool_id": ">i8", "player_id": ">i8", "match_id": ">i8", "finished_at": ">i8", "side": ">i2",
-    "place": ">i2", "mu_before": ">f8", "sigma_before": ">f8", "mu_after": ">f8", "sigma_after": ">f8",
-    "win_probability": ">f8",
-}  # fmt: skip
-_COPY_ROW = np.dtype(
-    [("fields", ">i2")]
-    + [field for name, kind in _COPY_FIELDS.items() for field in ((f"{name}_length", ">i4"), (name, kind))]
-)
-_COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + bytes(8)  # the signature, no flags, no extension
-_COPY_TRAILER = b"\xff\xff"  # a field count of −1
-_PG_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
-_UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-class _HistoryWriter:
-    """Writes a replay's history rows a chunk of rated matches at a time: on PostgreSQL through
-    one binary COPY kept open for the whole replay, fed through psycopg's queued writer so that the
-    server stores rows on the other core while the rating goes on; bulk INSERTs elsewhere.
-    Nothing else may use the connection until it is closed."""
-
-    def __init__(self, pool_id: int, table: str | None = None):
-        self.pool_id = pool_id
-        #: PostgreSQL: the table the COPY goes to (the partitioned history, or a fresh partition).
-        self.table = table or RatingHistory._meta.db_table
-        self.postgresql = connection.vendor == "postgresql"
-        self._stack = contextlib.ExitStack()
-        self._copy = None
-
-    def __enter__(self) -> _HistoryWriter:
-        return self
-
-    def __exit__(self, kind, error, traceback) -> None:
-        try:
-            if kind is None and self._copy is not None:
-                self._copy.write(_COPY_TRAILER)
-        finally:
-            self._stack.__exit__(kind, error, traceback)
-
-    def add(self, done: Replayed) -> None:
-        """The rows of a chunk of rated matches."""
-        if not self.postgresql:
-            m = done.matches
-            columns = zip(
-                done.players, done.match_index.tolist(), done.side.tolist(), done.place.tolist(),
-                done.mu_before.tolist(), done.sigma_before.tolist(), done.mu_after.tolist(),
-                done.sigma_after.tolist(), done.win_probability.tolist(), strict=True,
-            )  # fmt: skip
-            RatingHistory.objects.bulk_create(
-                (
-                    RatingHistory(
-                        pool_id=self.pool_id, player_id=player, match_id=m[i].match_id,
-                        finished_at=m[i].finished_at, side=side, place=place, mu_before=mu_b,
-                        sigma_before=sigma_b, mu_after=mu_a, sigma_after=sigma_a, win_probability=odds,
-                    )
-                    for player, i, side, place, mu_b, sigma_b, mu_a, sigma_a, odds in columns
-                ),
-                batch_size=500,
-            )  # fmt: skip
-            return
-        rows = np.empty(len(done.players), _COPY_ROW)
-        for name, kind in _COPY_FIELDS.items():
-            rows[f"{name}_length"] = np.dtype(kind).itemsize
-        rows["fields"] = len(_COPY_FIELDS)
-        rows["pool_id"] = self.pool_id
-        rows["player_id"] = done.players
-        index = done.match_index
-        rows["match_id"] = np.fromiter((m.match_id for m in done.matches), np.int64, len(done.matches))[index]
-        rows["finished_at"] = np.fromiter(map(_pg_micros, done.matches), np.int64, len(done.matches))[index]
-        for name in _COPY_FIELDS.keys() - {"pool_id", "player_id", "match_id", "finished_at"}:
-            rows[name] = getattr(done, name)
-        if self._copy is None:
-            names = ", ".join(f'"{c}"' for c in _COPY_FIELDS)
-            sql = f'COPY "{self.table}" ({names}) FROM STDIN (FORMAT BINARY)'
-            raw = self._stack.enter_context(connection.cursor()).cursor
-            self._copy = self._stack.enter_context(raw.copy(sql, writer=QueuedLibpqWriter(raw)))
-            self._copy.write(_COPY_HEADER)
-        self._copy.write(rows.tobytes())
-
-
-def _pg_micros(match: PoolMatch) -> int:
-    """When the match finished, as PostgreSQL stores a timestamptz: µs since 2000."""
-    delta = match.finished_at - _PG_EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
 def _write_ratings(pool: RatingPool, r: Rater, rows: list[tuple], *, replace: bool) -> None:

@@ -70,7 +70,7 @@ def idempotent(post):
             with transaction.atomic():
                 entry, first = claim()
                 if not first:
-                    return _replay(entry)
+                    return _stored_response(entry)
                 try:
                     response = post(view, request, *args, **kwargs)
                 except Exception as exc:
@@ -90,7 +90,7 @@ def idempotent(post):
         with transaction.atomic():
             entry, first = claim()
             if not first:
-                return _replay(entry)
+                return _stored_response(entry)
             _store(entry, refusal)
         return refusal
 
@@ -125,7 +125,7 @@ def _jsonable(data: Any) -> Any:
     return json.loads(json.dumps(data, cls=JSONEncoder))
 
 
-def _replay(entry) -> Response:
+def _stored_response(entry) -> Response:
     response = Response(entry.response, status=entry.status_code, headers=entry.headers or None)
     response["Idempotent-Replayed"] = "true"
     return response

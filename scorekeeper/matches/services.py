@@ -19,7 +19,12 @@ state with the declared values accepted (the players agreed on them at the table
 - it can no longer be evaluated at all (e.g. the match now ends earlier:
   ``match_already_over``) → a new version flagged ``disputed`` with no scores and no
   state: it counts for nothing and the next hands continue from the state before it.
-Nothing is rejected or deleted by the replay; the scorers see the flags and correct on.
+Nothing is rejected or deleted by the re-evaluation; the scorers see the flags and correct on.
+
+A write that changes what a match counts for (it finished; a hand of a finished match was
+corrected; a finished match was voided; a match was reopened as finished) sends
+``signals.match_changed`` inside its transaction: the apps built on the matches (the ratings)
+listen to it, and the matches import none of them.
 """
 
 from __future__ import annotations
@@ -33,11 +38,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ratings.services import rating_event_record
 from scorekeeper.rules import OptionsInvalid, UnknownGame, find_ruleset
 from scorekeeper.rules.fields import is_int
 
-from . import errors
+from . import errors, signals
 from .models import AuditEntry, Hand, Match, Player, Seat
 
 #: Where a record carries the players' claims (spec: ``declared``; cul: ``declared_banks``).
@@ -139,8 +143,8 @@ def match_void(*, match: Match | int, by, reason: str, version: int | None = Non
         _audit(
             by, AuditEntry.Action.MATCH_VOID, match=match, payload={"reason": reason, "status_before": before}
         )
-        if before == Match.Status.FINISHED:  # its ratings are undone (ratings.services)
-            rating_event_record(match=match, kind="void")
+        if before == Match.Status.FINISHED:  # what it counted for is undone
+            _announce(match, signals.VOID)
     return match
 
 
@@ -163,8 +167,8 @@ def match_reopen(*, match: Match | int, by, reason: str, version: int | None = N
             match=match,
             payload={"reason": reason, "status": match.status},
         )
-        if match.status == Match.Status.FINISHED:  # rated again, in its old place
-            rating_event_record(match=match, kind="reopen")
+        if match.status == Match.Status.FINISHED:  # it counts again, in its old place
+            _announce(match, signals.REOPEN)
     return match
 
 
@@ -181,12 +185,12 @@ def match_recompute(*, match: Match | int, by=None) -> dict[str, int]:
         hands = list(_current(match).order_by("number"))
         cause = "re-evaluated by a recompute of the match"
         was = match.status
-        changed = len(_replay(match, game, None, hands, by, cause=cause))
+        changed = len(_hands_reevaluate(match, game, None, hands, by, cause=cause))
         if changed:
             _refresh(match)
             _save(match)
             if Match.Status.FINISHED in (was, match.status):
-                rating_event_record(match=match, kind="correct")
+                _announce(match, signals.CORRECT)
         _audit(by, AuditEntry.Action.MATCH_RECOMPUTE, match=match, payload={"changed": changed})
     return {"match": match.pk, "changed": changed, "version": match.version}
 
@@ -235,8 +239,8 @@ def hand_record(
         _save(match)  # first: a recording that lost the race writes nothing
         hand.save(force_insert=True)
         _audit(by, AuditEntry.Action.HAND_RECORD, match=match, hand=hand, payload=_hand_payload(hand))
-        if match.status == Match.Status.FINISHED:  # the hand that finishes it: rate it (ratings)
-            rating_event_record(match=match, kind="finish")
+        if match.status == Match.Status.FINISHED:  # the hand that finishes it
+            _announce(match, signals.FINISH)
     return hand
 
 
@@ -277,7 +281,7 @@ def hand_correct(
         _audit(by, AuditEntry.Action.HAND_CORRECT, match=match, hand=hand, payload=_hand_payload(hand))
         later = list(_current(match).filter(number__gt=number).order_by("number"))
         #: The later hands that got a new version, for the caller to show.
-        hand.reevaluated = _replay(
+        hand.reevaluated = _hands_reevaluate(
             match,
             game,
             hand.state_after,
@@ -287,8 +291,8 @@ def hand_correct(
         )
         _refresh(match)
         _save(match)
-        if Match.Status.FINISHED in (was, match.status):  # its ratings are replayed
-            rating_event_record(match=match, kind="correct")
+        if Match.Status.FINISHED in (was, match.status):  # what it counts for changed
+            _announce(match, signals.CORRECT)
     hand.match = match
     return hand
 
@@ -534,7 +538,7 @@ def _supersede(old: Hand, *, by, reason: str, **fields: Any) -> Hand:
     )
 
 
-def _replay(match: Match, game, state, hands: list[Hand], by, *, cause: str) -> list[int]:
+def _hands_reevaluate(match: Match, game, state, hands: list[Hand], by, *, cause: str) -> list[int]:
     """Re-evaluate ``hands`` in order from ``state``; returns the numbers that got a new version."""
     changed = []
     for hand in hands:
@@ -622,3 +626,9 @@ def _audit(by, action: str, *, match=None, hand=None, player=None, payload=None)
     return AuditEntry.objects.create(
         actor=by, action=action, match=match, hand=hand, player=player, payload=payload or {}
     )
+
+
+def _announce(match: Match, kind: str) -> None:
+    """``signals.match_changed`` for ``match``, inside the write's transaction: a receiver's
+    error is raised here and rolls the write back (``send``, not ``send_robust``)."""
+    signals.match_changed.send(sender=Match, match=match, kind=kind)

@@ -17,12 +17,12 @@ install()
 if os.environ.get("RATINGS_SLOW_REPLAY"):
     from ratings import services as ratings_services
 
-    _replay = ratings_services._replay
+    _pool_rate_from = ratings_services._pool_rate_from
     _pause = float(os.environ["RATINGS_SLOW_REPLAY"])
 
     def _slow_replay(pool, **kwargs):
-        rated = _replay(pool, **kwargs)
+        rated = _pool_rate_from(pool, **kwargs)
         time.sleep(_pause)  # inside the pool's transaction: a kill now rolls it all back
         return rated
 
-    ratings_services._replay = _slow_replay
+    ratings_services._pool_rate_from = _slow_replay

@@ -1,0 +1,30 @@
+"""What the matches announce to the apps built on them, which matches itself does not know.
+
+``match_changed`` is sent (``sender=Match``, with ``match`` and ``kind``) by the services of
+scorekeeper.matches when a write changes what a match counts for:
+
+- ``"finish"``: the hand that finishes the match was recorded;
+- ``"correct"``: a hand of a match that was or now is finished got a new version (a
+  correction, or a recompute of the match that changed a hand);
+- ``"void"``: a finished match was set aside;
+- ``"reopen"``: a void match was reopened and is finished.
+
+It is sent inside the write's transaction, after the match row is saved, and with ``send``:
+whatever a receiver writes commits or rolls back with the write, and a receiver's error is not
+swallowed but undoes the write. So a receiver that records the change (the ratings' event and
+its outbox message) can never lose one; work that must wait for the commit belongs in
+``transaction.on_commit`` or the outbox, not in the receiver itself.
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+FINISH = "finish"
+CORRECT = "correct"
+VOID = "void"
+REOPEN = "reopen"
+#: The kinds ``match_changed`` carries.
+KINDS = (FINISH, CORRECT, VOID, REOPEN)
+
+match_changed = Signal()
