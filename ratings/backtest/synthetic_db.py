@@ -67,28 +67,34 @@ def _store_postgresql(game, tables, player_ids, start) -> list[int]:
     now = timezone.now()
     with connection.cursor() as cursor:
         # A block of ids reserved from the sequence, so that the rows can be COPYed with theirs.
-        sequence = "pg_get_serial_sequence('matches_match', 'id')"
+        sequence = f"pg_get_serial_sequence('{Match._meta.db_table}', '{Match._meta.pk.column}')"
         cursor.execute(f"SELECT setval({sequence}, nextval({sequence}) + %s)", [len(tables)])
         last = cursor.fetchone()[0]
         ids = list(range(last - len(tables) + 1, last + 1))
         raw = cursor.cursor
-        columns = '"id", "game", "preset", "options", "title", "status", "created_at", "updated_at", ' \
-                  '"version", "result", "hand_count", "seat_count"'  # fmt: skip
-        with raw.copy(f'COPY "matches_match" ({columns}) FROM STDIN') as copy:
+        match_fields = ("id", "game", "preset", "options", "title", "status", "created_at", "updated_at",
+                        "version", "result", "hand_count", "seat_count")  # fmt: skip
+        with raw.copy(_copy_sql(Match, match_fields)) as copy:
             for pk, (seated, places) in zip(ids, tables, strict=True):
                 result = '{"placements": [' + ", ".join(map(str, places)) + "]}"
                 copy.write_row(
                     (pk, game, "classic", "{}", f"synthetic {pk}", "finished", now, now, 1, result, 1,
                      len(seated))
                 )  # fmt: skip
-        with raw.copy('COPY "matches_seat" ("match_id", "player_id", "position") FROM STDIN') as copy:
+        with raw.copy(_copy_sql(Seat, ("match", "player", "position"))) as copy:
             for pk, (seated, _) in zip(ids, tables, strict=True):
                 for i, p in enumerate(seated):
                     copy.write_row((pk, player_ids[p], i))
-        with raw.copy('COPY "ratings_ratingevent" ("match_id", "game", "kind", "at") FROM STDIN') as copy:
+        with raw.copy(_copy_sql(RatingEvent, ("match", "game", "kind", "at"))) as copy:
             for i, pk in enumerate(ids):
                 copy.write_row((pk, game, "finish", start + timedelta(milliseconds=i)))
     return ids
+
+
+def _copy_sql(model, fields) -> str:
+    """``COPY`` into ``model``'s table, its columns named by the model (no other app's names here)."""
+    columns = ", ".join(f'"{model._meta.get_field(name).column}"' for name in fields)
+    return f'COPY "{model._meta.db_table}" ({columns}) FROM STDIN'
 
 
 def players(count: int, *, prefix: str = "synthetic") -> list[int]:
