@@ -36,14 +36,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings.services import rating_event_record
-from scorekeeper.rules import OptionsInvalid, UnknownGame, find_ruleset
+from scorekeeper.rules import OptionsInvalid, Ruleset, UnknownGame, find_ruleset
 from scorekeeper.rules.fields import is_int
 
 from . import errors
 from .models import AuditEntry, Hand, IdempotencyKey, Match, Player, Seat
-
-#: Where a record carries the players' claims (spec: ``declared``; cul: ``declared_banks``).
-DECLARED_KEYS = ("declared", "declared_banks")
 
 
 # -- players ---------------------------------------------------------------------------
@@ -230,7 +227,7 @@ def hand_record(
             number=match.hand_count + 1,
             recorded_by=by,
             reason=reason,
-            **_hand_fields(record, ev, game.seats),
+            **_hand_fields(record, ev, game),
         )
         match.hand_count += 1
         _refresh(match, last=hand)
@@ -275,7 +272,7 @@ def hand_correct(
         game = _ruleset(match)
         before = _state_before(match, number)
         ev = _accepted_evaluation(game, before, record, accept_declared, reason)
-        hand = _supersede(old, by=by, reason=reason, **_hand_fields(record, ev, game.seats))
+        hand = _supersede(old, by=by, reason=reason, **_hand_fields(record, ev, game))
         _audit(by, AuditEntry.Action.HAND_CORRECT, match=match, hand=hand, payload=_hand_payload(hand))
         later = list(_current(match).filter(number__gt=number).order_by("number"))
         #: The later hands that got a new version, for the caller to show.
@@ -586,13 +583,13 @@ def _accepted_evaluation(game, state, record, accept_declared: bool, reason: str
     return ev
 
 
-def _hand_fields(record: Any, ev, seats: int) -> dict[str, Any]:
-    """The columns of a hand row for ``record`` evaluated as ``ev``."""
+def _hand_fields(record: Any, ev, ruleset) -> dict[str, Any]:
+    """The columns of a hand row for ``record`` evaluated as ``ev`` by ``ruleset``."""
     bad = bool(ev.errors)
     return {
         "record": record,
-        "dealer": _dealer(record, seats),
-        "declared": _declared(record),
+        "dealer": _dealer(record, ruleset.seats),
+        "declared": _declared(record, ruleset),
         "computed": ev.scores,
         "state_after": ev.state_after,
         "evaluation": ev.to_dict(),
@@ -606,9 +603,15 @@ def _dealer(record: Any, seats: int) -> int | None:
     return dealer if is_int(dealer) and 0 <= dealer < seats else None
 
 
-def _declared(record: Any) -> Any:
+def _declared(record: Any, ruleset) -> Any:
+    """What the players claimed: the record's value at the game's ``declared_keys``.
+
+    The spec's own ``declared`` is looked for first in every game, as it always was: a cul
+    record that carries one besides its ``declared_banks`` (pasted in the form's JSON area,
+    say) has stored that one, and a recompute must find such a hand unchanged.
+    """
     if isinstance(record, dict):
-        for key in DECLARED_KEYS:
+        for key in dict.fromkeys((*Ruleset.declared_keys, *ruleset.declared_keys)):
             if key in record:
                 return record[key]
     return None
@@ -635,7 +638,7 @@ def _replay(match: Match, game, state, hands: list[Hand], by, *, cause: str) -> 
     changed = []
     for hand in hands:
         ev = game.evaluate(state, hand.record, accept_declared=True)
-        fields = _hand_fields(hand.record, ev, game.seats)
+        fields = _hand_fields(hand.record, ev, game)
         if any(getattr(hand, name) != value for name, value in fields.items()):
             # The players' reason stays the hand's (the export carries it); why it got a new
             # version is the re-evaluation's own audit entry. A hand they gave no reason for

@@ -208,6 +208,8 @@ class Cul(Ruleset):
     seat_counts = (2, 3, 4, 5, 6)
     Options = CulOptions
     record_schema = RECORD_SCHEMA
+    #: The players count banks, not points: they declare each one's banks after the party.
+    declared_keys = ("declared_banks",)
 
     def initial_state(self) -> dict[str, Any]:
         n = self.seats

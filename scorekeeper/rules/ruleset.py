@@ -54,6 +54,9 @@ class Ruleset:
     #: Partnership games: the team of each seat position, fixed by the rules; None when
     #: every player plays for themselves. The one place the rest of the service learns teams.
     partnerships: ClassVar[tuple[int, ...] | None] = None
+    #: The keys of a hand record that hold the players' declared scores, one value per seat
+    #: (spec 1.3: ``declared``; a game that counts something else names its own).
+    declared_keys: ClassVar[tuple[str, ...]] = ("declared",)
 
     def __init__(self, options: GameOptions | None = None, seats: int | None = None):
         self.options = options if options is not None else self.Options.preset("classic")
