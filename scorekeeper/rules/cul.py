@@ -145,11 +145,14 @@ def cul_rating_pct(
 
 # -- the ruleset -------------------------------------------------------------
 
+#: The keys a party's record must have (the schema's ``required``, and what the reading checks).
+REQUIRED_KEYS = ("dealer", "bets", "points", "declared_banks")
+
 RECORD_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "cul party",
     "type": "object",
-    "required": ["dealer", "bets", "points", "declared_banks"],
+    "required": list(REQUIRED_KEYS),
     "properties": {
         "dealer": {"type": "integer", "minimum": 0, "description": "seat who dealt the party"},
         "first_leader": {

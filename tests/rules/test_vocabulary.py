@@ -1,10 +1,12 @@
-"""The games' vocabulary the engine owns: where a record holds the declared scores."""
+"""The games' vocabulary the engine owns: where a record holds the declared scores, cul's
+required keys."""
 
 from __future__ import annotations
 
 import pytest
 
 from scorekeeper.rules import RULESETS, Ruleset, find_ruleset
+from scorekeeper.rules.cul import RECORD_SCHEMA, REQUIRED_KEYS
 
 GAMES = sorted(RULESETS)
 
@@ -34,3 +36,16 @@ def test_the_declared_keys_are_required_per_seat_lists_of_the_record(game):
         assert cls.record_schema["properties"][key]["type"] == "array"
         ev = cls.create("classic", seats=cls.seat_counts[0]).evaluate(None, {})
         assert ("field_missing", key) in [(e.code, e.path) for e in ev.errors]
+
+
+# -- cul's required keys ---------------------------------------------------------------------------
+
+
+def test_culs_required_keys_are_the_schemas_and_the_readings():
+    assert RECORD_SCHEMA["required"] == list(REQUIRED_KEYS)
+    cul = find_ruleset("cul").create("classic", seats=2)
+    full = {"dealer": 0, "bets": ["go", "go"], "points": [40, 50], "declared_banks": [4, 2]}
+    assert cul.evaluate(None, full).valid
+    for key in REQUIRED_KEYS:
+        record = {k: v for k, v in full.items() if k != key}
+        assert [(e.code, e.path) for e in cul.evaluate(None, record).errors] == [("field_missing", key)]
