@@ -1,5 +1,5 @@
 """The games' vocabulary the engine owns: where a record holds the declared scores, cul's
-required keys."""
+required keys and the bounds of an auction contract."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import pytest
 
 from scorekeeper.rules import RULESETS, Ruleset, find_ruleset
 from scorekeeper.rules.cul import RECORD_SCHEMA, REQUIRED_KEYS
+from scorekeeper.rules.piquet.two_hand import CONTRACT_PARTS, contract_part_allows
 
 GAMES = sorted(RULESETS)
 
@@ -49,3 +50,47 @@ def test_culs_required_keys_are_the_schemas_and_the_readings():
     for key in REQUIRED_KEYS:
         record = {k: v for k, v in full.items() if k != key}
         assert [(e.code, e.path) for e in cul.evaluate(None, record).errors] == [("field_missing", key)]
+
+
+# -- an auction contract's bounds ------------------------------------------------------------------
+
+AUCTION = find_ruleset("piquet-auction")
+HAND = {
+    "dealer": 1, "carte_blanche": None, "point": {"scorer": 0, "cards": 5, "pips": 49}, "sequences": None,
+    "sets": {"scorer": 1, "sets": [{"rank": "K", "count": 3}]},
+    "tricks": [0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0], "declared": [34, 6],
+    "contract": {"declarer": 0, "tricks": 8, "sign": "plus", "multiplier": 1},
+}  # fmt: skip
+
+
+def test_the_contract_schema_is_the_table_of_bounds():
+    schema = AUCTION.record_schema["properties"]["contract"]
+    assert schema["required"] == list(CONTRACT_PARTS)
+    assert schema["properties"] == {part: bounds for part, (bounds, _) in CONTRACT_PARTS.items()}
+    assert "contract" in AUCTION.record_schema["required"]
+
+
+def _outside(bounds):
+    if "enum" in bounds:
+        return [*(True for v in bounds["enum"] if v == 1), "x", 3]
+    return [bounds["minimum"] - 1, bounds["maximum"] + 1, float(bounds["minimum"]), True]
+
+
+def _inside(bounds):
+    return list(bounds["enum"]) if "enum" in bounds else [bounds["minimum"], bounds["maximum"]]
+
+
+@pytest.mark.parametrize("part", CONTRACT_PARTS)
+def test_the_reading_of_a_contract_checks_the_tables_bounds(part):
+    bounds, code = CONTRACT_PARTS[part]
+    game = AUCTION.create("classic", seats=2)
+    for value in _inside(bounds):
+        assert contract_part_allows(part, value), value
+        ev = game.evaluate(None, {**HAND, "contract": {**HAND["contract"], part: value}})
+        assert [e for e in ev.errors if e.path == f"contract.{part}"] == [], value
+    for value in _outside(bounds):
+        assert not contract_part_allows(part, value), value
+        ev = game.evaluate(None, {**HAND, "contract": {**HAND["contract"], part: value}})
+        assert [(e.code, e.message_code) for e in ev.errors if e.path == f"contract.{part}"] == [
+            ("contract_invalid", code)
+        ], value

@@ -122,6 +122,26 @@ class Contract:
     multiplier: int
 
 
+#: What each part of an auction contract may be (spec 5), as the record schema states it, and
+#: the message of a value outside it: the schema and the reading of a record are both built
+#: from this table.
+CONTRACT_PARTS: dict[str, tuple[dict[str, Any], str]] = {
+    "declarer": ({"type": "integer", "minimum": 0, "maximum": 1}, "piquet.contract_declarer"),
+    "tricks": ({"type": "integer", "minimum": 7, "maximum": 12}, "piquet.contract_tricks"),
+    "sign": ({"enum": ["plus", "minus"]}, "piquet.contract_sign"),
+    "multiplier": ({"enum": [1, 2, 4]}, "piquet.contract_multiplier"),
+}
+
+
+def contract_part_allows(part: str, value: Any) -> bool:
+    """Whether ``value`` is allowed for that part of a contract: an integer within the bounds,
+    or one of the listed values and of its type (``True`` is not the multiplier 1)."""
+    bounds = CONTRACT_PARTS[part][0]
+    if "enum" in bounds:
+        return any(type(value) is type(allowed) and value == allowed for allowed in bounds["enum"])
+    return is_int(value) and bounds["minimum"] <= value <= bounds["maximum"]
+
+
 class TwoHandPiquet(Ruleset):
     """Shared evaluation of ``piquet``, ``piquet-au-cent`` and ``piquet-auction``."""
 
@@ -334,13 +354,8 @@ class PiquetAuction(RubiconPartie):
         {
             "contract": {
                 "type": "object",
-                "required": ["declarer", "tricks", "sign", "multiplier"],
-                "properties": {
-                    "declarer": {"type": "integer", "minimum": 0, "maximum": 1},
-                    "tricks": {"type": "integer", "minimum": 7, "maximum": 12},
-                    "sign": {"enum": ["plus", "minus"]},
-                    "multiplier": {"enum": [1, 2, 4]},
-                },
+                "required": list(CONTRACT_PARTS),
+                "properties": {part: bounds for part, (bounds, _) in CONTRACT_PARTS.items()},
             }
         },
         ("contract",),
@@ -354,19 +369,13 @@ class PiquetAuction(RubiconPartie):
             f.error("contract_invalid", "contract", "piquet.contract_not_object", value=describe(raw))
             return None
         ok = True
-        checks = (
-            ("declarer", lambda v: is_int(v) and 0 <= v < 2, "piquet.contract_declarer"),
-            ("tricks", lambda v: is_int(v) and 7 <= v <= 12, "piquet.contract_tricks"),
-            ("sign", lambda v: v in ("plus", "minus"), "piquet.contract_sign"),
-            ("multiplier", lambda v: is_int(v) and v in (1, 2, 4), "piquet.contract_multiplier"),
-        )
-        for key, good, what in checks:
+        for key, (_, what) in CONTRACT_PARTS.items():
             path = join("contract", key)
             value = raw.get(key)
             if value is None:
                 f.error("field_missing", path, "field.required", path=path)
                 ok = False
-            elif not (isinstance(value, (int, str)) and good(value)):
+            elif not contract_part_allows(key, value):
                 f.error("contract_invalid", path, what, path=path, value=describe(value))
                 ok = False
         if not ok:
