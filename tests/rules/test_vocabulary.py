@@ -1,12 +1,16 @@
 """The games' vocabulary the engine owns: where a record holds the declared scores, cul's
-required keys and the bounds of an auction contract."""
+required keys, the bounds of an auction contract and the words of each option."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from scorekeeper.rules import RULESETS, Ruleset, find_ruleset
+from scorekeeper.rules import RULESETS, GameOptions, OptionsInvalid, Ruleset, find_ruleset
 from scorekeeper.rules.cul import RECORD_SCHEMA, REQUIRED_KEYS
+from scorekeeper.rules.messages import Term, pgettext_lazy
+from scorekeeper.rules.options import option
 from scorekeeper.rules.piquet.two_hand import CONTRACT_PARTS, contract_part_allows
 
 GAMES = sorted(RULESETS)
@@ -94,3 +98,68 @@ def test_the_reading_of_a_contract_checks_the_tables_bounds(part):
         assert [(e.code, e.message_code) for e in ev.errors if e.path == f"contract.{part}"] == [
             ("contract_invalid", code)
         ], value
+
+
+# -- the options' words ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_option_is_described_with_its_label_and_its_choices_words(game):
+    for spec in find_ruleset(game).Options.specs():
+        assert spec["label"] and spec["help"], spec["name"]
+        if "choices" in spec:
+            assert len(spec["choice_labels"]) == len(spec["choices"]), spec["name"]
+            for choice, words in zip(spec["choices"], spec["choice_labels"], strict=True):
+                assert words, (spec["name"], choice)
+                if isinstance(choice, int):
+                    assert words == str(choice)  # a number stands for itself
+        else:
+            assert "choice_labels" not in spec
+
+
+def test_the_catalog_keeps_its_key_order_with_the_words_last():
+    spec = next(s for s in find_ruleset("bank").describe()["options"] if s["name"] == "leftover_rule")
+    assert list(spec) == ["name", "type", "effect", "help", "defaults", "choices", "label", "choice_labels"]
+    assert spec["label"] == "Cards left in hand"
+    assert spec["choice_labels"] == ["penalty (rule B)", "no penalty (rule A)"]
+
+
+def test_the_words_are_rendered_in_the_language_of_the_functions_given():
+    said = []
+
+    def gettext(text):
+        said.append((None, text))
+        return text.upper()
+
+    def pgettext(context, text):
+        said.append((context, text))
+        return f"{context}:{text}"
+
+    entry = find_ruleset("piquet-auction").describe(gettext=gettext, pgettext=pgettext)
+
+    assert entry["title"] == "AUCTION PIQUET"
+    exchange = next(s for s in entry["options"] if s["name"] == "exchange")
+    assert exchange["label"] == "EXCHANGE" and exchange["help"] == "WHETHER PLAYERS EXCHANGE"
+    assert exchange["choice_labels"] == ["ALLOWED", "exchange:none"]  # a word with its context
+    assert exchange["choices"] == ["allowed", "none"]  # the values stay as they are
+    assert ("exchange", "none") in said
+
+
+def test_an_option_declared_without_words_is_named_by_its_name_and_values():
+    @dataclasses.dataclass(frozen=True)
+    class Plain(GameOptions):
+        dealer_check: bool = option(True, effect="check", help="warn")
+        speed: str = option("slow_pace", effect="recorded", choices=("slow_pace", "fast"), help="how fast")
+        order: str = option(
+            "up", effect="recorded", choices={"up": pgettext_lazy("order", "up"), "down": "down"}, help="h"
+        )
+
+    specs = {spec["name"]: spec for spec in Plain.specs()}
+    assert specs["dealer_check"]["label"] == "Dealer check"
+    assert specs["speed"]["choice_labels"] == ["slow pace", "fast"]
+    assert specs["order"]["choices"] == ["up", "down"] and specs["order"]["choice_labels"] == ["up", "down"]
+    meta = dataclasses.fields(Plain)[2].metadata
+    assert meta["choice_labels"]["up"] == Term("order", "up")
+    with pytest.raises(OptionsInvalid):  # the values are the mapping's keys
+        Plain.resolve("classic", {"order": "sideways"})
+    assert Plain.resolve("classic", {"order": "down"}).order == "down"

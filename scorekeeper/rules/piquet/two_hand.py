@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..fields import MISSING, Fields, describe, is_int, join
-from ..messages import Message, gettext_noop, term
+from ..messages import Message, gettext_noop, pgettext_lazy, term
 from ..options import GameOptions, option
 from ..result import Evaluation, competition_ranking
 from ..ruleset import Ruleset, register
@@ -59,13 +59,15 @@ def _two_hand_schema(extra_properties: dict | None = None, extra_required: tuple
 # Declared alike by the two-hand games.
 def _capot_additive_option() -> Any:
     text = gettext_noop("capot = 10 for the cards + 40 instead of 40 in all")
-    return option(False, seed=True, effect="scoring", help=text)
+    label = gettext_noop("Capot on top of the cards")
+    return option(False, seed=True, effect="scoring", label=label, help=text)
 
 
 def _exchange_order_option() -> Any:
     return option(
-        "elder_first", seed="dealer_first", effect="recorded", help=gettext_noop("who exchanges first"),
-        choices=("elder_first", "dealer_first"),
+        "elder_first", seed="dealer_first", effect="recorded", label=gettext_noop("Exchange order"),
+        help=gettext_noop("who exchanges first"),
+        choices={"elder_first": gettext_noop("elder first"), "dealer_first": gettext_noop("dealer first")},
     )
 
 
@@ -75,10 +77,12 @@ class PiquetOptions(GameOptions):
     capot_additive: bool = _capot_additive_option()
     exchange_order: str = _exchange_order_option()
     deals: int = option(
-        6, effect="scoring", minimum=1, help=gettext_noop("deals in a partie before the tie rule")
+        6, effect="scoring", minimum=1, label=gettext_noop("Deals"),
+        help=gettext_noop("deals in a partie before the tie rule"),
     )
     rubicon: int = option(
-        100, effect="scoring", minimum=1, help=gettext_noop("the Rubicon line and the game bonus")
+        100, effect="scoring", minimum=1, label=gettext_noop("Rubicon"),
+        help=gettext_noop("the Rubicon line and the game bonus"),
     )
 
 
@@ -89,13 +93,17 @@ class AuCentOptions(GameOptions):
     exchange_order: str = _exchange_order_option()
     target: int = target_option()
     finish_hand: bool = option(
-        False, seed=True, effect="scoring",
+        False, seed=True, effect="scoring", label=gettext_noop("Play the deal out"),
         help=gettext_noop("false: the game ends the moment a player reaches the target; "
         "true: the deal is played out and the higher total wins"),
     )
     double_when: str = option(
         "loser_below_half", seed="loser_at_least_half", effect="scoring",
-        choices=("loser_below_half", "loser_at_least_half"),
+        choices={
+            "loser_below_half": gettext_noop("the loser below half the target"),
+            "loser_at_least_half": gettext_noop("the loser at half the target or more"),
+        },
+        label=gettext_noop("Double game"),
         help=gettext_noop("when the game counts double (half = target / 2)"),
     )
 
@@ -105,12 +113,16 @@ class AuctionOptions(GameOptions):
     sets_exclude_aces: bool = sets_exclude_aces_option()
     capot_additive: bool = _capot_additive_option()
     exchange: str = option(
-        "allowed", seed="none", effect="recorded", choices=("allowed", "none"),
-        help=gettext_noop("whether players exchange"),
+        "allowed", seed="none", effect="recorded",
+        choices={"allowed": gettext_noop("allowed"), "none": pgettext_lazy("exchange", "none")},
+        label=gettext_noop("Exchange"), help=gettext_noop("whether players exchange"),
     )
-    deals: int = option(6, effect="scoring", minimum=1, help=gettext_noop("deals in a partie"))
+    deals: int = option(
+        6, effect="scoring", minimum=1, label=gettext_noop("Deals"), help=gettext_noop("deals in a partie")
+    )
     rubicon: int = option(
-        150, effect="scoring", minimum=1, help=gettext_noop("the Rubicon line and the game bonus")
+        150, effect="scoring", minimum=1, label=gettext_noop("Rubicon"),
+        help=gettext_noop("the Rubicon line and the game bonus"),
     )
 
 
