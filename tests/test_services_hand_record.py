@@ -31,7 +31,7 @@ def test_it_numbers_hands_in_order_and_plays_each_from_the_state_before(tally_ma
 
 
 def test_it_rejects_a_hand_with_errors_and_stores_nothing(tally_match, user):
-    with pytest.raises(errors.HandRejected) as caught:
+    with pytest.raises(errors.HandRefused) as caught:
         hand_record(match=tally_match, record={"dealer": 0, "points": [1]}, by=user)
 
     assert caught.value.code == "hand_invalid"
@@ -45,13 +45,13 @@ def test_it_rejects_a_hand_with_errors_and_stores_nothing(tally_match, user):
     "record", [None, [], "hand", 3, {"dealer": True, "points": [1, 1], "declared": [1, 1]}]
 )
 def test_it_rejects_records_that_are_not_hand_objects(tally_match, user, record):
-    with pytest.raises(errors.HandRejected):
+    with pytest.raises(errors.HandRefused):
         hand_record(match=tally_match, record=record, by=user)
     assert not Hand.objects.exists()
 
 
 def test_it_rejects_declared_scores_that_differ_from_the_rules_with_each_seats_mismatch(tally_match, user):
-    with pytest.raises(errors.HandRejected) as caught:
+    with pytest.raises(errors.HandRefused) as caught:
         hand_record(match=tally_match, record=hand([3, 1], declared=[4, 1]), by=user)
 
     body = caught.value.to_dict()
@@ -130,6 +130,7 @@ def test_only_scorers_may_record(tally_match, other_user):
     with pytest.raises(errors.NotAllowed):
         hand_record(match=tally_match, record=hand([1, 0]), by=other_user)
     assert not Hand.objects.exists()
+
 
 
 def test_warnings_never_block_and_are_kept_with_the_hand(tally_match, user):

@@ -90,8 +90,10 @@ def rule_errors(problems: list[dict[str, Any]], prefix: str = "record") -> list[
     return [{**p, "field": record_field(p.get("path", ""), prefix)} for p in problems]
 
 
-class HandRejected(Invalid):
-    """The engine found errors or mismatches; ``evaluation`` is its full result (spec 1.5).
+class HandRefused(Invalid):
+    """The service refuses to store the hand: the engine found errors or mismatches (the
+    engine's own ``scorekeeper.rules.HandRejected`` is what ``Ruleset.score`` raises);
+    ``evaluation`` is its full result (spec 1.5).
 
     ``code`` is ``hand_invalid`` for errors (never recordable) and ``score_mismatch`` for
     mismatches (recordable as disputed with ``accept_declared`` and a reason).

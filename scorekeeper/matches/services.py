@@ -202,7 +202,7 @@ def hand_record(
 ) -> Hand:
     """Check ``record`` against the rules and store it as the match's next hand.
 
-    Errors → ``HandRejected`` (``hand_invalid``); mismatches → ``HandRejected``
+    Errors → ``HandRefused`` (``hand_invalid``); mismatches → ``HandRefused``
     (``score_mismatch``) unless ``accept_declared`` with a reason: then stored ``disputed``
     with the declared values standing (spec 1.6). ``hand.match`` is the updated match.
     """
@@ -557,11 +557,11 @@ def _ruleset_for(ruleset_class, preset: str, options: str, seats: int):
 
 
 def _accepted_evaluation(game, state, record, accept_declared: bool, reason: str):
-    """The engine's evaluation if the hand may be stored; raises HandRejected/ReasonRequired."""
+    """The engine's evaluation if the hand may be stored; raises HandRefused/ReasonRequired."""
     ev = game.evaluate(state, record, accept_declared=bool(accept_declared))
     if ev.errors:
         first = ev.errors[0]
-        raise errors.HandRejected(
+        raise errors.HandRefused(
             first.message, evaluation=ev.to_dict(), code="hand_invalid", field=errors.record_field(first.path)
         )
     if ev.mismatches:
@@ -569,7 +569,7 @@ def _accepted_evaluation(game, state, record, accept_declared: bool, reason: str
         if not accept_declared:
             # In English, as the engine words it: the interfaces show it in the reader's
             # language from the evaluation's codes (scorekeeper.matches.i18n.error_body).
-            raise errors.HandRejected(
+            raise errors.HandRefused(
                 f"declared scores differ from the rules for seat(s) {seats}: {ev.mismatches[0].explanation}",
                 evaluation=ev.to_dict(),
                 code="score_mismatch",

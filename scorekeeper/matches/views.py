@@ -360,7 +360,7 @@ def _submit(request, match: Match, number: int | None, form, context: dict[str, 
             reason=data.get("reason", ""),
             **extra,
         )
-    except errors.HandRejected as exc:
+    except errors.HandRefused as exc:
         context["outcome"] = _outcome(exc.evaluation, context["names"], match.game)
         form.attach_problems(i18n.problems(exc.evaluation["errors"]))
         return 400, None

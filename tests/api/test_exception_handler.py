@@ -33,7 +33,7 @@ def test_a_conflict_says_what_is_current():
 
 def test_a_rejected_hand_carries_the_mismatches_and_the_computed_result():
     evaluation = {"errors": [], "mismatches": [{"seat": 0, "declared": 4, "computed": 3, "explanation": "x"}]}
-    error = errors.HandRejected("differs", evaluation=evaluation, code="score_mismatch")
+    error = errors.HandRefused("differs", evaluation=evaluation, code="score_mismatch")
 
     body = exception_handler(error, {}).data
 
