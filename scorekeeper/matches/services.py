@@ -176,11 +176,11 @@ def match_recompute(*, match: Match | int, by=None) -> dict[str, int]:
         match = _lock(match, by=by)
         if by is not None:
             _require_scorer(match, by)
-        game = _ruleset(match)
+        ruleset = _ruleset(match)
         hands = list(_current(match).order_by("number"))
         cause = "re-evaluated by a recompute of the match"
         was = match.status
-        changed = len(_replay(match, game, None, hands, by, cause=cause))
+        changed = len(_replay(match, ruleset, None, hands, by, cause=cause))
         if changed:
             _refresh(match)
             _save(match)
@@ -220,14 +220,14 @@ def hand_record(
             raise errors.MatchVoid(_("the match is void: reopen it before recording"))
         if match.status == Match.Status.FINISHED:
             raise errors.MatchOver(_("the match is over: no more hands can be recorded"), result=match.result)
-        game = _ruleset(match)
-        ev = _accepted_evaluation(game, match.state, record, accept_declared, reason)
+        ruleset = _ruleset(match)
+        ev = _accepted_evaluation(ruleset, match.state, record, accept_declared, reason)
         hand = Hand(
             match=match,
             number=match.hand_count + 1,
             recorded_by=by,
             reason=reason,
-            **_hand_fields(record, ev, game),
+            **_hand_fields(record, ev, ruleset),
         )
         match.hand_count += 1
         _refresh(match, last=hand)
@@ -269,16 +269,16 @@ def hand_correct(
                 field="number",
                 code="hand_not_found",
             )
-        game = _ruleset(match)
+        ruleset = _ruleset(match)
         before = _state_before(match, number)
-        ev = _accepted_evaluation(game, before, record, accept_declared, reason)
-        hand = _supersede(old, by=by, reason=reason, **_hand_fields(record, ev, game))
+        ev = _accepted_evaluation(ruleset, before, record, accept_declared, reason)
+        hand = _supersede(old, by=by, reason=reason, **_hand_fields(record, ev, ruleset))
         _audit(by, AuditEntry.Action.HAND_CORRECT, match=match, hand=hand, payload=_hand_payload(hand))
         later = list(_current(match).filter(number__gt=number).order_by("number"))
         #: The later hands that got a new version, for the caller to show.
         hand.reevaluated = _replay(
             match,
-            game,
+            ruleset,
             hand.state_after,
             later,
             by,
@@ -556,9 +556,9 @@ def _ruleset_for(ruleset_class, preset: str, options: str, seats: int):
     return ruleset_class.create(preset, json.loads(options), seats)
 
 
-def _accepted_evaluation(game, state, record, accept_declared: bool, reason: str):
+def _accepted_evaluation(ruleset, state, record, accept_declared: bool, reason: str):
     """The engine's evaluation if the hand may be stored; raises HandRefused/ReasonRequired."""
-    ev = game.evaluate(state, record, accept_declared=bool(accept_declared))
+    ev = ruleset.evaluate(state, record, accept_declared=bool(accept_declared))
     if ev.errors:
         first = ev.errors[0]
         raise errors.HandRefused(
@@ -633,12 +633,12 @@ def _supersede(old: Hand, *, by, reason: str, **fields: Any) -> Hand:
     )
 
 
-def _replay(match: Match, game, state, hands: list[Hand], by, *, cause: str) -> list[int]:
+def _replay(match: Match, ruleset, state, hands: list[Hand], by, *, cause: str) -> list[int]:
     """Re-evaluate ``hands`` in order from ``state``; returns the numbers that got a new version."""
     changed = []
     for hand in hands:
-        ev = game.evaluate(state, hand.record, accept_declared=True)
-        fields = _hand_fields(hand.record, ev, game)
+        ev = ruleset.evaluate(state, hand.record, accept_declared=True)
+        fields = _hand_fields(hand.record, ev, ruleset)
         if any(getattr(hand, name) != value for name, value in fields.items()):
             # The players' reason stays the hand's (the export carries it); why it got a new
             # version is the re-evaluation's own audit entry. A hand they gave no reason for

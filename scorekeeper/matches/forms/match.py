@@ -35,8 +35,8 @@ class MatchCreateForm(forms.Form):
 
     def __init__(self, *args: Any, game: str, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.ruleset = find_ruleset(game)
-        self.catalog = describe_game(self.ruleset)
+        self.ruleset_class = find_ruleset(game)
+        self.catalog = describe_game(self.ruleset_class)
         self.max_seats = max(self.catalog["seats"])
         for spec in self.catalog["options"]:
             self.fields[f"opt_{spec['name']}"] = self._option_field(spec)
