@@ -1,6 +1,7 @@
 """hand_record: the engine decides what may be stored; races and finished matches are refused."""
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 
 from scorekeeper.matches import errors
 from scorekeeper.matches.models import AuditEntry, Hand, Match
@@ -131,6 +132,13 @@ def test_only_scorers_may_record(tally_match, other_user):
         hand_record(match=tally_match, record=hand([1, 0]), by=other_user)
     assert not Hand.objects.exists()
 
+
+def test_a_caller_not_signed_in_is_told_to_sign_in(tally_match):
+    with pytest.raises(errors.NotSignedIn) as caught:
+        hand_record(match=tally_match, record=hand([1, 0]), by=AnonymousUser())
+    assert isinstance(caught.value, errors.NotAllowed)  # the pages refuse it like any other
+    assert caught.value.code == "not_authenticated"
+    assert not Hand.objects.exists()
 
 
 def test_warnings_never_block_and_are_kept_with_the_hand(tally_match, user):

@@ -1,7 +1,8 @@
 """Domain errors raised by the services, with stable machine codes.
 
 Interfaces map them by class (the API: ``api/exceptions.py``): ``Invalid`` → 400,
-``NotAllowed`` → 403, ``NotFound`` → 404, ``Conflict`` → 409, ``IdempotencyKeyReused`` → 422.
+``NotSignedIn`` → 401, ``NotAllowed`` → 403, ``NotFound`` → 404, ``Conflict`` → 409,
+``IdempotencyKeyReused`` → 422.
 ``code`` never changes once published; ``field`` is a path into the request
 ("options.target", "record.tricks[3]").
 """
@@ -113,9 +114,16 @@ class HandRefused(Invalid):
         self.evaluation = evaluation
 
 
-# -- 403 ------------------------------------------------------------------------------
+# -- 403 (401 for a caller not signed in) ---------------------------------------------
 class NotAllowed(DomainError):
     code = "not_a_scorer"
+
+
+class NotSignedIn(NotAllowed):
+    """A write by a caller who is not signed in: not allowed either, but the answer is to sign
+    in (the API's 401, as for its own authentication checks)."""
+
+    code = "not_authenticated"
 
 
 # -- 404 ------------------------------------------------------------------------------

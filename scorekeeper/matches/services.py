@@ -459,7 +459,7 @@ def _require_scorer(match: Match, by) -> None:
     if by is None:
         return
     if not getattr(by, "is_authenticated", False):
-        raise errors.NotAllowed(_("sign in to write to a match"), code="not_authenticated")
+        raise errors.NotSignedIn(_("sign in to write to a match"))
     if by.is_superuser or match.is_scorer:
         return
     raise errors.NotAllowed(_("only the match's scorers may record, correct or void it"))
