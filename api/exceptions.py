@@ -29,8 +29,11 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from scorekeeper.idempotency.errors import IdempotencyKeyReused
 from scorekeeper.matches import errors, i18n
 
+#: The first class an error is an instance of gives its status (a subclass before its base).
 STATUS_BY_ERROR: list[tuple[type[errors.DomainError], int]] = [
     (errors.Invalid, status.HTTP_400_BAD_REQUEST),
+    # A write by an anonymous caller that reached the service: same answer as DRF's.
+    (errors.NotSignedIn, status.HTTP_401_UNAUTHORIZED),
     (errors.NotAllowed, status.HTTP_403_FORBIDDEN),
     (errors.NotFound, status.HTTP_404_NOT_FOUND),
     (errors.Conflict, status.HTTP_409_CONFLICT),
@@ -41,10 +44,7 @@ STATUS_BY_ERROR: list[tuple[type[errors.DomainError], int]] = [
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, errors.DomainError):
         code = next((s for cls, s in STATUS_BY_ERROR if isinstance(exc, cls)), status.HTTP_400_BAD_REQUEST)
-        headers = {}
-        if exc.code == "not_authenticated":
-            # A write by an anonymous caller that reached the service: same answer as DRF's.
-            code, headers = status.HTTP_401_UNAUTHORIZED, {"WWW-Authenticate": "Token"}
+        headers = {"WWW-Authenticate": "Token"} if code == status.HTTP_401_UNAUTHORIZED else {}
         return Response(i18n.error_body(exc.to_dict()), status=code, headers=headers)
     if isinstance(exc, RequestDataTooBig):  # over DATA_UPLOAD_MAX_MEMORY_SIZE (Django's check)
         body = {"code": "body_too_large", "message": _("the request body is too large"), "field": ""}

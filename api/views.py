@@ -213,7 +213,7 @@ class GameList(generics.GenericAPIView):
 
     @extend_schema(responses={200: GameSerializer(many=True), **schema.errors(404)})
     def get(self, request):
-        games = [describe_game(RULESETS[key].describe()) for key in sorted(RULESETS)]
+        games = [describe_game(RULESETS[key]) for key in sorted(RULESETS)]
         page = self.paginate_queryset(games)
         return self.get_paginated_response(page)
 
@@ -223,7 +223,7 @@ class GameDetail(APIView):
 
     @extend_schema(responses={200: GameSerializer, **schema.errors(404)})
     def get(self, request, game: str):
-        return Response(describe_game(_ruleset_class(game).describe()))
+        return Response(describe_game(_ruleset_class(game)))
 
 
 def _ruleset_class(game: str):

@@ -1,8 +1,8 @@
 """Domain errors raised by the services, with stable machine codes.
 
 Interfaces map them by class (the API: ``api/exceptions.py``): ``Invalid`` → 400,
-``NotAllowed`` → 403, ``NotFound`` → 404, ``Conflict`` → 409 (and the idempotency app's
-``IdempotencyKeyReused``, a ``DomainError`` too, → 422).
+``NotSignedIn`` → 401, ``NotAllowed`` → 403, ``NotFound`` → 404, ``Conflict`` → 409 (and the
+idempotency app's ``IdempotencyKeyReused``, a ``DomainError`` too, → 422).
 ``code`` never changes once published; ``field`` is a path into the request
 ("options.target", "record.tricks[3]").
 """
@@ -91,8 +91,10 @@ def rule_errors(problems: list[dict[str, Any]], prefix: str = "record") -> list[
     return [{**p, "field": record_field(p.get("path", ""), prefix)} for p in problems]
 
 
-class HandRejected(Invalid):
-    """The engine found errors or mismatches; ``evaluation`` is its full result (spec 1.5).
+class HandRefused(Invalid):
+    """The service refuses to store the hand: the engine found errors or mismatches (the
+    engine's own ``scorekeeper.rules.HandRejected`` is what ``Ruleset.score`` raises);
+    ``evaluation`` is its full result (spec 1.5).
 
     ``code`` is ``hand_invalid`` for errors (never recordable) and ``score_mismatch`` for
     mismatches (recordable as disputed with ``accept_declared`` and a reason).
@@ -112,9 +114,16 @@ class HandRejected(Invalid):
         self.evaluation = evaluation
 
 
-# -- 403 ------------------------------------------------------------------------------
+# -- 403 (401 for a caller not signed in) ---------------------------------------------
 class NotAllowed(DomainError):
     code = "not_a_scorer"
+
+
+class NotSignedIn(NotAllowed):
+    """A write by a caller who is not signed in: not allowed either, but the answer is to sign
+    in (the API's 401, as for its own authentication checks)."""
+
+    code = "not_authenticated"
 
 
 # -- 404 ------------------------------------------------------------------------------

@@ -62,13 +62,6 @@ def evaluation(value: dict[str, Any] | None) -> dict[str, Any]:
     return out
 
 
-def game(entry: dict[str, Any]) -> dict[str, Any]:
-    """A game's catalog entry (``Ruleset.describe()``) with its title and the help of each
-    option in the active language; names, values and codes stay as they are."""
-    options = [{**spec, "help": gettext(spec["help"])} for spec in entry.get("options", [])]
-    return {**entry, "title": gettext(entry["title"]), "options": options}
-
-
 def explanation_detail(mismatch: dict[str, Any]) -> str:
     """A mismatch's explanation without an opening that restates the computed value
     ("the rules give 34: …"), for a page that shows that value beside it."""

@@ -38,14 +38,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scorekeeper.rules import OptionsInvalid, UnknownGame, find_ruleset
+from scorekeeper.rules import OptionsInvalid, Ruleset, UnknownGame, find_ruleset
 from scorekeeper.rules.fields import is_int
 
 from . import errors, signals
 from .models import AuditEntry, Hand, Match, Player, Seat
-
-#: Where a record carries the players' claims (spec: ``declared``; cul: ``declared_banks``).
-DECLARED_KEYS = ("declared", "declared_banks")
 
 
 # -- players ---------------------------------------------------------------------------
@@ -181,11 +178,11 @@ def match_recompute(*, match: Match | int, by=None) -> dict[str, int]:
         match = _lock(match, by=by)
         if by is not None:
             _require_scorer(match, by)
-        game = _ruleset(match)
+        ruleset = _ruleset(match)
         hands = list(_current(match).order_by("number"))
         cause = "re-evaluated by a recompute of the match"
         was = match.status
-        changed = len(_hands_reevaluate(match, game, None, hands, by, cause=cause))
+        changed = len(_hands_reevaluate(match, ruleset, None, hands, by, cause=cause))
         if changed:
             _refresh(match)
             _save(match)
@@ -207,7 +204,7 @@ def hand_record(
 ) -> Hand:
     """Check ``record`` against the rules and store it as the match's next hand.
 
-    Errors → ``HandRejected`` (``hand_invalid``); mismatches → ``HandRejected``
+    Errors → ``HandRefused`` (``hand_invalid``); mismatches → ``HandRefused``
     (``score_mismatch``) unless ``accept_declared`` with a reason: then stored ``disputed``
     with the declared values standing (spec 1.6). ``hand.match`` is the updated match.
     """
@@ -225,14 +222,14 @@ def hand_record(
             raise errors.MatchVoid(_("the match is void: reopen it before recording"))
         if match.status == Match.Status.FINISHED:
             raise errors.MatchOver(_("the match is over: no more hands can be recorded"), result=match.result)
-        game = _ruleset(match)
-        ev = _accepted_evaluation(game, match.state, record, accept_declared, reason)
+        ruleset = _ruleset(match)
+        ev = _accepted_evaluation(ruleset, match.state, record, accept_declared, reason)
         hand = Hand(
             match=match,
             number=match.hand_count + 1,
             recorded_by=by,
             reason=reason,
-            **_hand_fields(record, ev, game.seats),
+            **_hand_fields(record, ev, ruleset),
         )
         match.hand_count += 1
         _refresh(match, last=hand)
@@ -274,16 +271,16 @@ def hand_correct(
                 field="number",
                 code="hand_not_found",
             )
-        game = _ruleset(match)
+        ruleset = _ruleset(match)
         before = _state_before(match, number)
-        ev = _accepted_evaluation(game, before, record, accept_declared, reason)
-        hand = _supersede(old, by=by, reason=reason, **_hand_fields(record, ev, game.seats))
+        ev = _accepted_evaluation(ruleset, before, record, accept_declared, reason)
+        hand = _supersede(old, by=by, reason=reason, **_hand_fields(record, ev, ruleset))
         _audit(by, AuditEntry.Action.HAND_CORRECT, match=match, hand=hand, payload=_hand_payload(hand))
         later = list(_current(match).filter(number__gt=number).order_by("number"))
         #: The later hands that got a new version, for the caller to show.
         hand.reevaluated = _hands_reevaluate(
             match,
-            game,
+            ruleset,
             hand.state_after,
             later,
             by,
@@ -370,7 +367,7 @@ def _require_scorer(match: Match, by) -> None:
     if by is None:
         return
     if not getattr(by, "is_authenticated", False):
-        raise errors.NotAllowed(_("sign in to write to a match"), code="not_authenticated")
+        raise errors.NotSignedIn(_("sign in to write to a match"))
     if by.is_superuser or match.is_scorer:
         return
     raise errors.NotAllowed(_("only the match's scorers may record, correct or void it"))
@@ -467,12 +464,12 @@ def _ruleset_for(ruleset_class, preset: str, options: str, seats: int):
     return ruleset_class.create(preset, json.loads(options), seats)
 
 
-def _accepted_evaluation(game, state, record, accept_declared: bool, reason: str):
-    """The engine's evaluation if the hand may be stored; raises HandRejected/ReasonRequired."""
-    ev = game.evaluate(state, record, accept_declared=bool(accept_declared))
+def _accepted_evaluation(ruleset, state, record, accept_declared: bool, reason: str):
+    """The engine's evaluation if the hand may be stored; raises HandRefused/ReasonRequired."""
+    ev = ruleset.evaluate(state, record, accept_declared=bool(accept_declared))
     if ev.errors:
         first = ev.errors[0]
-        raise errors.HandRejected(
+        raise errors.HandRefused(
             first.message, evaluation=ev.to_dict(), code="hand_invalid", field=errors.record_field(first.path)
         )
     if ev.mismatches:
@@ -480,7 +477,7 @@ def _accepted_evaluation(game, state, record, accept_declared: bool, reason: str
         if not accept_declared:
             # In English, as the engine words it: the interfaces show it in the reader's
             # language from the evaluation's codes (scorekeeper.matches.i18n.error_body).
-            raise errors.HandRejected(
+            raise errors.HandRefused(
                 f"declared scores differ from the rules for seat(s) {seats}: {ev.mismatches[0].explanation}",
                 evaluation=ev.to_dict(),
                 code="score_mismatch",
@@ -494,13 +491,13 @@ def _accepted_evaluation(game, state, record, accept_declared: bool, reason: str
     return ev
 
 
-def _hand_fields(record: Any, ev, seats: int) -> dict[str, Any]:
-    """The columns of a hand row for ``record`` evaluated as ``ev``."""
+def _hand_fields(record: Any, ev, ruleset) -> dict[str, Any]:
+    """The columns of a hand row for ``record`` evaluated as ``ev`` by ``ruleset``."""
     bad = bool(ev.errors)
     return {
         "record": record,
-        "dealer": _dealer(record, seats),
-        "declared": _declared(record),
+        "dealer": _dealer(record, ruleset.seats),
+        "declared": _declared(record, ruleset),
         "computed": ev.scores,
         "state_after": ev.state_after,
         "evaluation": ev.to_dict(),
@@ -514,9 +511,15 @@ def _dealer(record: Any, seats: int) -> int | None:
     return dealer if is_int(dealer) and 0 <= dealer < seats else None
 
 
-def _declared(record: Any) -> Any:
+def _declared(record: Any, ruleset) -> Any:
+    """What the players claimed: the record's value at the game's ``declared_keys``.
+
+    The spec's own ``declared`` is looked for first in every game, as it always was: a cul
+    record that carries one besides its ``declared_banks`` (pasted in the form's JSON area,
+    say) has stored that one, and a recompute must find such a hand unchanged.
+    """
     if isinstance(record, dict):
-        for key in DECLARED_KEYS:
+        for key in dict.fromkeys((*Ruleset.declared_keys, *ruleset.declared_keys)):
             if key in record:
                 return record[key]
     return None
@@ -538,12 +541,12 @@ def _supersede(old: Hand, *, by, reason: str, **fields: Any) -> Hand:
     )
 
 
-def _hands_reevaluate(match: Match, game, state, hands: list[Hand], by, *, cause: str) -> list[int]:
+def _hands_reevaluate(match: Match, ruleset, state, hands: list[Hand], by, *, cause: str) -> list[int]:
     """Re-evaluate ``hands`` in order from ``state``; returns the numbers that got a new version."""
     changed = []
     for hand in hands:
-        ev = game.evaluate(state, hand.record, accept_declared=True)
-        fields = _hand_fields(hand.record, ev, game.seats)
+        ev = ruleset.evaluate(state, hand.record, accept_declared=True)
+        fields = _hand_fields(hand.record, ev, ruleset)
         if any(getattr(hand, name) != value for name, value in fields.items()):
             # The players' reason stays the hand's (the export carries it); why it got a new
             # version is the re-evaluation's own audit entry. A hand they gave no reason for

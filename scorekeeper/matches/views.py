@@ -60,7 +60,7 @@ def match_detail(request, pk: int):
         "scorer_form": ScorerAddForm(),
         "preset_label": PRESET_LABELS.get(match.preset, match.preset),
         "preset_name": PRESET_NAMES.get(match.preset, match.preset),
-        "options": option_rows(match.options),
+        "options": option_rows(match.game, match.options),
     }
     return render(request, "matches/match_detail.html", context)
 
@@ -195,7 +195,7 @@ def match_new(request):
     """Step 1: choose the game (each has its own options and seat counts)."""
     # The games the pages have a form for: a game scored by pasting JSON alone (a test game
     # registered on the fly) is not offered at the table.
-    games = [describe_game(RULESETS[key].describe()) for key in sorted(RULESETS) if key in HAND_FORMS]
+    games = [describe_game(RULESETS[key]) for key in sorted(RULESETS) if key in HAND_FORMS]
     return render(request, "matches/match_new.html", {"games": games})
 
 
@@ -359,7 +359,7 @@ def _submit(request, match: Match, number: int | None, form, context: dict[str, 
             reason=data.get("reason", ""),
             **extra,
         )
-    except errors.HandRejected as exc:
+    except errors.HandRefused as exc:
         context["outcome"] = _outcome(exc.evaluation, context["names"], match.game)
         form.attach_problems(i18n.problems(exc.evaluation["errors"]))
         return 400, None

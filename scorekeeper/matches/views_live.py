@@ -30,13 +30,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from scorekeeper.rules import find_ruleset
+
 from . import selectors, services
 from .forms import hand_form_class
 from .models import Match
 from .views import _at, _blocked, _outcome, _seat_names
-
-#: The per-seat keys holding what the players claim, in the order they are looked for.
-DECLARED_KEYS = ("declared", "declared_banks")
 
 
 @require_POST
@@ -88,7 +87,8 @@ def hand_check(request, pk: int, number: int | None = None):
         if name:
             fields.setdefault(name, []).append(item)
     mismatched = {m.get("seat"): m for m in outcome["mismatches"]}
-    declared = next((k for k in DECLARED_KEYS if f"{k}_0" in form.fields), None)
+    declared_keys = find_ruleset(match.game).declared_keys
+    declared = next((k for k in declared_keys if f"{k}_0" in form.fields), None)
     seats = []
     for i, name in enumerate(names):
         m = mismatched.get(i)

@@ -44,42 +44,57 @@ def card_points(card: Card) -> int:
 @dataclass(frozen=True)
 class BankOptions(GameOptions):
     target: int = option(
-        248, effect="scoring", minimum=1, help=gettext_noop("points to win (≥ target, spec 1.9)")
+        248, effect="scoring", minimum=1, label=gettext_noop("Target"),
+        help=gettext_noop("points to win (≥ target, spec 1.9)"),
     )
     leftover_rule: str = option(
         "penalty",
-        choices=("penalty", "none"),
+        choices={"penalty": gettext_noop("penalty (rule B)"), "none": gettext_noop("no penalty (rule A)")},
         effect="scoring",
+        label=gettext_noop("Cards left in hand"),
         help=gettext_noop(
             "rule B: the cards left in a loser's hand cost points; rule A (none): they cost nothing"
         ),
     )
     penalty_option: str = option(
         "cards",
-        choices=("cards", "flat", "per_card"),
+        choices={
+            "cards": gettext_noop("the cards' points (1)"),
+            "flat": gettext_noop("a fixed amount (2a)"),
+            "per_card": gettext_noop("an amount per card (2b)"),
+        },
         effect="scoring",
+        label=gettext_noop("Penalty"),
         help=gettext_noop(
             "option 1: the left cards' points; 2a: a fixed amount; 2b: an amount per left card"
         ),
     )
     penalty_reading: str = option(
         "additive",
-        choices=("additive", "replace", "pointless_only"),
+        choices={
+            "additive": gettext_noop("added to the cards' points"),
+            "replace": gettext_noop("instead of the cards' points"),
+            "pointless_only": gettext_noop("only for cards worth nothing"),
+        },
         effect="scoring",
+        label=gettext_noop("Reading of the penalty"),
         help=gettext_noop(
             "options 2a/2b: added to the cards' points, instead of them, or only for cards worth nothing"
         ),
     )
     penalty_flat: int = option(
-        31, choices=PENALTY_FLAT_AMOUNTS, effect="scoring", help=gettext_noop("option 2a amount")
+        31, choices=PENALTY_FLAT_AMOUNTS, effect="scoring", label=gettext_noop("Fixed penalty"),
+        help=gettext_noop("option 2a amount"),
     )
     penalty_per_card: int = option(
-        3, choices=PENALTY_PER_CARD_AMOUNTS, effect="scoring", help=gettext_noop("option 2b amount per card")
+        3, choices=PENALTY_PER_CARD_AMOUNTS, effect="scoring", label=gettext_noop("Penalty per card"),
+        help=gettext_noop("option 2b amount per card"),
     )
     king_bonus: str = option(
         "additive",
-        choices=("additive", "replace"),
+        choices={"additive": gettext_noop("added"), "replace": gettext_noop("replaces the going-out bonus")},
         effect="scoring",
+        label=gettext_noop("Going-out bonus with a king"),
         help=gettext_noop(
             "the bonus for going out with a king is added to the going-out bonus or replaces it"
         ),
@@ -87,8 +102,9 @@ class BankOptions(GameOptions):
     tiebreak_players: str = option(
         "tied_only",
         seed="all",
-        choices=("tied_only", "all"),
+        choices={"tied_only": gettext_noop("the tied players only"), "all": gettext_noop("everybody")},
         effect="scoring",
+        label=gettext_noop("Tie-break party"),
         help=gettext_noop(
             "who plays the party that breaks a tie on top: the tied players only, or everybody"
         ),
@@ -97,19 +113,28 @@ class BankOptions(GameOptions):
         1,
         choices=(1, 2, 3, 4, 5),
         effect="check",
+        label=gettext_noop("Trumps"),
         help=gettext_noop(
             "1 each a different trump; 2 no trumps; 3 one common; 4 two common; 5 junior and senior trumps"
         ),
     )
     seven_rule: int = option(
-        1, choices=(1, 2, 3, 4), effect="recorded", help=gettext_noop(
+        1, choices=(1, 2, 3, 4), effect="recorded", label=gettext_noop("After a seven"), help=gettext_noop(
             "what the next player does after a seven"
         )
     )
     next_dealer_rule: str = option(
         "free",
-        choices=("free", "loser", "finisher", "starter", "most_points", "fewest_points"),
+        choices={
+            "free": gettext_noop("anybody"),
+            "loser": gettext_noop("the loser"),
+            "finisher": gettext_noop("the first to go out"),
+            "starter": gettext_noop("the one who started"),
+            "most_points": gettext_noop("the most points"),
+            "fewest_points": gettext_noop("the fewest points"),
+        },
         effect="check",
+        label=gettext_noop("Next dealer"),
         help=gettext_noop("who deals the next party (loser, most_points and fewest_points are checked)"),
     )
 

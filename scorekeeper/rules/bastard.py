@@ -13,7 +13,7 @@ from typing import Any
 
 from .cards import Card
 from .fields import MISSING, Fields, describe, is_int, join
-from .messages import Message, gettext_noop
+from .messages import Message, gettext_noop, pgettext_lazy
 from .options import GameOptions, option
 from .result import Evaluation, competition_ranking
 from .ruleset import Ruleset, register, state_key_problems
@@ -36,6 +36,7 @@ class BastardOptions(GameOptions):
         False,
         seed=True,
         effect="scoring",
+        label=gettext_noop("Charm alone scores four"),
         help=gettext_noop(
             "7♣ without 7♦ and without jacks scores 4 per trick (seed reading); classic: no effect."
         ),
@@ -44,7 +45,8 @@ class BastardOptions(GameOptions):
         "2S",
         seed="QS",
         effect="recorded",
-        choices=("2S", "QS"),
+        choices={"2S": gettext_noop("the two of spades"), "QS": gettext_noop("the queen of spades")},
+        label=gettext_noop("Card removed with 3 players"),
         help=gettext_noop("Card removed from the pack with 3 players."),
     )
     hands: int | str = option(
@@ -52,6 +54,7 @@ class BastardOptions(GameOptions):
         effect="scoring",
         auto=True,
         minimum=1,
+        label=gettext_noop("Hands"),
         help=gettext_noop(
             'Hands per match; "auto" = 7 with 4 players, 9 with 3 (passing then covers the whole hand).'
         ),
@@ -60,7 +63,11 @@ class BastardOptions(GameOptions):
         "increasing",
         seed="none",
         effect="check",
-        choices=("increasing", "none"),
+        choices={
+            "increasing": gettext_noop("1, 3, 5 … cards (pagat)"),
+            "none": pgettext_lazy("passing", "none"),
+        },
+        label=gettext_noop("Passing"),
         help=gettext_noop(
             "Cards passed before each hand: 1, 3, 5 … (pagat), or none (seed); checked as a warning."
         ),

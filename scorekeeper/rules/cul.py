@@ -29,7 +29,8 @@ CARD_VALUES = {"A": 12, "10": 10, "K": 5, "Q": 3, "J": 1, "8": 16, "9": 0, "7": 
 BONUS_VALUES = {"queen_king": 25, "diamonds_spades": 15, "four_of_suit": 10}
 # Spec 8, points_out_of_range: the four sixes at worst, 188 + 50 at best.
 MIN_POINTS, MAX_POINTS = -4, 238
-RATING_SCALES = ("literal", "normalised")
+#: The two readings of the rating formula (spec 8), with their words for people.
+RATING_SCALES = {"literal": gettext_noop("literal"), "normalised": gettext_noop("normalised")}
 
 
 @dataclass(frozen=True)
@@ -39,18 +40,21 @@ class CulOptions(GameOptions):
         seed=128,
         effect="scoring",
         choices=(116, 128),
+        label=gettext_noop("Not-go target with 6 players"),
         help=gettext_noop("Not-go target with 6 players (the seed's 128 breaks the table's 24-point gap)."),
     )
     rating_scale: str = option(
         "literal",
         effect="scoring",
         choices=RATING_SCALES,
+        label=gettext_noop("Rating formula"),
         help=gettext_noop("Rating formula: literal S(D−G)/(KT) + 50 %, or normalised 50 % + half of it."),
     )
     trump_scheme: int = option(
         1,
         effect="recorded",
         choices=(1, 2, 3, 4, 5),
+        label=gettext_noop("Trumps"),
         help=gettext_noop(
             "1 each a different trump; 2 no trumps; 3 one common; 4 two common; 5 ♦ junior, ♠ senior."
         ),
@@ -58,7 +62,11 @@ class CulOptions(GameOptions):
     dealer_rule: str = option(
         "previous_first_leader",
         effect="check",
-        choices=("previous_first_leader", "free"),
+        choices={
+            "previous_first_leader": gettext_noop("the previous party's first leader"),
+            "free": gettext_noop("anybody"),
+        },
+        label=gettext_noop("Next dealer"),
         help=gettext_noop(
             "Who deals the next party: the previous party's first leader (warned), or anybody."
         ),
@@ -145,11 +153,14 @@ def cul_rating_pct(
 
 # -- the ruleset -------------------------------------------------------------
 
+#: The keys a party's record must have (the schema's ``required``, and what the reading checks).
+REQUIRED_KEYS = ("dealer", "bets", "points", "declared_banks")
+
 RECORD_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "cul party",
     "type": "object",
-    "required": ["dealer", "bets", "points", "declared_banks"],
+    "required": list(REQUIRED_KEYS),
     "properties": {
         "dealer": {"type": "integer", "minimum": 0, "description": "seat who dealt the party"},
         "first_leader": {
@@ -208,6 +219,8 @@ class Cul(Ruleset):
     seat_counts = (2, 3, 4, 5, 6)
     Options = CulOptions
     record_schema = RECORD_SCHEMA
+    #: The players count banks, not points: they declare each one's banks after the party.
+    declared_keys = ("declared_banks",)
 
     def initial_state(self) -> dict[str, Any]:
         n = self.seats
@@ -262,7 +275,7 @@ class Cul(Ruleset):
         n = self.seats
         f = Fields(ev, n)
         raw = {
-            key: f.get(record, key, required=key in ("dealer", "bets", "points", "declared_banks"))
+            key: f.get(record, key, required=key in REQUIRED_KEYS)
             for key in ("dealer", "first_leader", "bets", "points", "captured", "bonuses", "declared_banks")
         }
         dealer = None if raw["dealer"] is MISSING else f.seat(raw["dealer"], "dealer")

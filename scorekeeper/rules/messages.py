@@ -726,3 +726,23 @@ MESSAGES: dict[str, str | Plural | Term] = {
     ),
     "piquet.winners_count": gettext_noop("tricks lists {listed} winners but trick_cards has {tricks} tricks"),
 }
+
+
+# -- texts marked where they are written -------------------------------------------------------
+#
+# A game's title and its options' labels, help and choices' words are marked the same way as the
+# templates above, where the game declares them (``options.option``), and kept as the marked
+# text itself rather than by code: they are rendered by ``render_text``.
+
+
+def render_text(
+    marked: str | Term,
+    *,
+    gettext: Callable[[str], str] = gettext,
+    pgettext: Callable[[str, str], str] = pgettext,
+) -> str:
+    """A marked text (``gettext_noop`` a text, ``pgettext_lazy`` a word that needs its context)
+    in the language of the functions given."""
+    if type(marked) is Term:
+        return pgettext(marked.context, marked.message)
+    return gettext(marked)

@@ -1,18 +1,21 @@
 """Typed options per game, the ``classic`` and ``seed`` presets (spec 1.2).
 
 A game's options are a frozen dataclass whose fields are declared with
-:func:`option`; the metadata drives validation and the catalog.
+:func:`option`; the metadata drives validation and the catalog, words for people included
+(each option's label and help, the words for its choices), marked for translation.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
+from . import messages
 from .errors import OptionsInvalid
 from .fields import INT_MAX, describe, is_int, printable_key
-from .messages import Message
+from .messages import Message, Term
 from .result import Problem
 
 PRESETS = ("classic", "seed")
@@ -25,25 +28,42 @@ def option(
     *,
     seed: Any = _SAME,
     effect: str,
+    label: str | None = None,
     help: str,
-    choices: tuple | None = None,
+    choices: tuple | dict[Any, str | Term] | None = None,
     minimum: int | None = None,
     auto: bool = False,
 ) -> Any:
-    """Declare one option. ``choices`` lists allowed values (strings or ints); ``minimum``
-    bounds a free integer (1 when not given; at most ``INT_MAX``, as every integer of the
-    engine); ``auto`` also admits the string ``"auto"``."""
+    """Declare one option. ``label`` names it for people and ``help`` says what it does (texts
+    marked with ``messages.gettext_noop``; an option without a label, a test game's, is named
+    by its field name). ``choices`` lists allowed values (strings or ints), as a mapping of
+    each to its words for people when a value is not a number (a ``gettext_noop`` text, or a
+    ``pgettext_lazy`` word that needs a context); ``minimum`` bounds a free integer (1 when not
+    given; at most ``INT_MAX``, as every integer of the engine); ``auto`` also admits the
+    string ``"auto"``."""
     assert effect in EFFECTS
     meta = {
         "classic": classic,
         "seed": classic if seed is _SAME else seed,
         "effect": effect,
+        "label": label,
         "help": help,
-        "choices": choices,
+        "choices": None if choices is None else tuple(choices),
+        "choice_labels": dict(choices) if isinstance(choices, dict) else {},
         "minimum": minimum,
         "auto": auto,
     }
     return dataclasses.field(default=classic, metadata=meta)
+
+
+def name_label(name: str) -> str:
+    """The label of an option declared without one: its field name as words."""
+    return name.replace("_", " ").capitalize()
+
+
+def choice_words(value: Any) -> str:
+    """The words of a choice declared without any (a number stands for itself)."""
+    return str(value).replace("_", " ")
 
 
 def _kind(meta: dict, default: Any) -> str:
@@ -63,8 +83,19 @@ class GameOptions:
     presets: ClassVar[tuple[str, ...]] = PRESETS
 
     @classmethod
-    def specs(cls) -> list[dict[str, Any]]:
-        """Catalog description of every option, in declaration order."""
+    def specs(
+        cls,
+        *,
+        gettext: Callable[[str], str] = messages.gettext,
+        pgettext: Callable[[str, str], str] = messages.pgettext,
+    ) -> list[dict[str, Any]]:
+        """Catalog description of every option, in declaration order; its help, label and
+        choices' words (``choice_labels``, in the order of ``choices``) in the language of
+        the functions given (English unless given)."""
+
+        def say(text: str | Term) -> str:
+            return messages.render_text(text, gettext=gettext, pgettext=pgettext)
+
         out = []
         for f in dataclasses.fields(cls):
             meta = f.metadata
@@ -72,7 +103,7 @@ class GameOptions:
                 "name": f.name,
                 "type": _kind(meta, meta["classic"]),
                 "effect": meta["effect"],
-                "help": meta["help"],
+                "help": say(meta["help"]),
                 "defaults": {"classic": meta["classic"], "seed": meta["seed"]},
             }
             if meta["choices"] is not None:
@@ -80,6 +111,12 @@ class GameOptions:
             if spec["type"] in ("int", "auto_int"):
                 spec["minimum"] = 1 if meta["minimum"] is None else meta["minimum"]
                 spec["maximum"] = INT_MAX
+            spec["label"] = say(meta["label"] or name_label(f.name))
+            if meta["choices"] is not None:
+                words = meta["choice_labels"]
+                spec["choice_labels"] = [
+                    say(words[c]) if c in words else choice_words(c) for c in meta["choices"]
+                ]
             out.append(spec)
         return out
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
+from . import messages
 from .errors import HandRejected, UnknownGame
 from .fields import INT_MAX, INT_MIN, limit_problems
 from .messages import Message
@@ -54,6 +56,9 @@ class Ruleset:
     #: Partnership games: the team of each seat position, fixed by the rules; None when
     #: every player plays for themselves. The one place the rest of the service learns teams.
     partnerships: ClassVar[tuple[int, ...] | None] = None
+    #: The keys of a hand record that hold the players' declared scores, one value per seat
+    #: (spec 1.3: ``declared``; a game that counts something else names its own).
+    declared_keys: ClassVar[tuple[str, ...]] = ("declared",)
 
     def __init__(self, options: GameOptions | None = None, seats: int | None = None):
         self.options = options if options is not None else self.Options.preset("classic")
@@ -152,13 +157,20 @@ class Ruleset:
         return out
 
     @classmethod
-    def describe(cls) -> dict[str, Any]:
-        """Catalog entry: seat counts, options with their defaults per preset, record schema."""
+    def describe(
+        cls,
+        *,
+        gettext: Callable[[str], str] = messages.gettext,
+        pgettext: Callable[[str, str], str] = messages.pgettext,
+    ) -> dict[str, Any]:
+        """Catalog entry: seat counts, options with their defaults per preset, record schema;
+        the title and the options' words in the language of the functions given (English
+        unless given), as ``messages.render`` renders a message."""
         return {
             "key": cls.key,
-            "title": cls.title,
+            "title": messages.render_text(cls.title, gettext=gettext, pgettext=pgettext),
             "seats": list(cls.seat_counts),
             "presets": list(GameOptions.presets),
-            "options": cls.Options.specs(),
+            "options": cls.Options.specs(gettext=gettext, pgettext=pgettext),
             "record_schema": cls.record_schema,
         }

@@ -26,6 +26,16 @@ def test_each_domain_error_maps_to_its_status_and_body(error, status):
     assert "field" in response.data
 
 
+def test_a_caller_not_signed_in_gets_a_401_with_the_scheme_to_sign_in_with():
+    response = exception_handler(errors.NotSignedIn("sign in"), {})
+
+    assert response.status_code == 401 and response["WWW-Authenticate"] == "Token"
+    assert response.data["code"] == "not_authenticated"
+    # Chosen by the class, not the code: another refusal with that code stays a 403.
+    assert exception_handler(errors.NotAllowed("no", code="not_authenticated"), {}).status_code == 403
+    assert not exception_handler(errors.NotAllowed("no"), {}).has_header("WWW-Authenticate")
+
+
 def test_a_conflict_says_what_is_current():
     response = exception_handler(errors.VersionConflict("stale", current_version=3, hand_count=2), {})
     assert (response.data["current_version"], response.data["hand_count"]) == (3, 2)
@@ -33,7 +43,7 @@ def test_a_conflict_says_what_is_current():
 
 def test_a_rejected_hand_carries_the_mismatches_and_the_computed_result():
     evaluation = {"errors": [], "mismatches": [{"seat": 0, "declared": 4, "computed": 3, "explanation": "x"}]}
-    error = errors.HandRejected("differs", evaluation=evaluation, code="score_mismatch")
+    error = errors.HandRefused("differs", evaluation=evaluation, code="score_mismatch")
 
     body = exception_handler(error, {}).data
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import string
 from pathlib import Path
 
@@ -66,18 +67,23 @@ def test_every_engine_message_code_has_a_translation_with_the_same_placeholders(
             }, (code, po.msgstr)
 
 
-def _catalog_texts() -> set[str]:
-    """The games' titles and the help of their options (``Ruleset.describe()``)."""
-    return {
-        text for cls in RULESETS.values() for text in (cls.title, *(o["help"] for o in cls.Options.specs()))
-    }
+def _catalog_texts() -> set[tuple[str | None, str]]:
+    """The games' titles and their options' help, labels and choices' words (``Ruleset.describe()``),
+    as the games mark them."""
+    texts = []
+    for cls in RULESETS.values():
+        texts.append(cls.title)
+        for field in dataclasses.fields(cls.Options):
+            meta = field.metadata
+            texts += [meta["help"], meta["label"], *meta["choice_labels"].values()]
+    return {_key(text) for text in texts}
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_the_po_file_holds_only_the_catalogs_entries_and_the_game_catalogs_texts(language):
-    keys = {_key(entry) for entry in MESSAGES.values()} | {(None, text) for text in _catalog_texts()}
+    keys = {_key(entry) for entry in MESSAGES.values()} | _catalog_texts()
     assert {(e.msgctxt, e.msgid) for e in _po(language)} == keys
-    assert {e.msgid for e in _po(language).translated_entries()} >= _catalog_texts()
+    assert {(e.msgctxt, e.msgid) for e in _po(language).translated_entries()} >= _catalog_texts()
 
 
 @pytest.mark.django_db

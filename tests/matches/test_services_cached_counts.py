@@ -55,7 +55,7 @@ def test_hand_count_follows_recordings_corrections_recomputes_voids_and_reopens(
 
 def test_a_rejected_hand_leaves_the_count_alone(tally_match, user):
     hand_record(match=tally_match, record=hand([3, 1]), by=user)
-    with pytest.raises(errors.HandRejected):
+    with pytest.raises(errors.HandRefused):
         hand_record(match=tally_match, record=hand([3, 1], declared=[0, 0], dealer=1), by=user)
 
     assert_counts_agree(tally_match)

@@ -102,9 +102,9 @@ def test_a_later_hand_whose_declared_scores_stop_matching_stands_as_disputed(tal
 def test_a_correction_is_validated_like_a_new_hand(tally_match, user):
     record_hands(tally_match, user, [3, 1])
 
-    with pytest.raises(errors.HandRejected):
+    with pytest.raises(errors.HandRefused):
         hand_correct(match=tally_match, number=1, record=hand([2, 1], declared=[3, 1]), by=user)
-    with pytest.raises(errors.HandRejected):
+    with pytest.raises(errors.HandRefused):
         hand_correct(match=tally_match, number=1, record={"points": []}, by=user)
     assert Hand.objects.count() == 1
 

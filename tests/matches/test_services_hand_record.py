@@ -1,6 +1,7 @@
 """hand_record: the engine decides what may be stored; races and finished matches are refused."""
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 
 from scorekeeper.matches import errors
 from scorekeeper.matches.models import AuditEntry, Hand, Match
@@ -31,7 +32,7 @@ def test_it_numbers_hands_in_order_and_plays_each_from_the_state_before(tally_ma
 
 
 def test_it_rejects_a_hand_with_errors_and_stores_nothing(tally_match, user):
-    with pytest.raises(errors.HandRejected) as caught:
+    with pytest.raises(errors.HandRefused) as caught:
         hand_record(match=tally_match, record={"dealer": 0, "points": [1]}, by=user)
 
     assert caught.value.code == "hand_invalid"
@@ -45,13 +46,13 @@ def test_it_rejects_a_hand_with_errors_and_stores_nothing(tally_match, user):
     "record", [None, [], "hand", 3, {"dealer": True, "points": [1, 1], "declared": [1, 1]}]
 )
 def test_it_rejects_records_that_are_not_hand_objects(tally_match, user, record):
-    with pytest.raises(errors.HandRejected):
+    with pytest.raises(errors.HandRefused):
         hand_record(match=tally_match, record=record, by=user)
     assert not Hand.objects.exists()
 
 
 def test_it_rejects_declared_scores_that_differ_from_the_rules_with_each_seats_mismatch(tally_match, user):
-    with pytest.raises(errors.HandRejected) as caught:
+    with pytest.raises(errors.HandRefused) as caught:
         hand_record(match=tally_match, record=hand([3, 1], declared=[4, 1]), by=user)
 
     body = caught.value.to_dict()
@@ -129,6 +130,14 @@ def test_a_void_match_takes_no_hands(tally_match, user):
 def test_only_scorers_may_record(tally_match, other_user):
     with pytest.raises(errors.NotAllowed):
         hand_record(match=tally_match, record=hand([1, 0]), by=other_user)
+    assert not Hand.objects.exists()
+
+
+def test_a_caller_not_signed_in_is_told_to_sign_in(tally_match):
+    with pytest.raises(errors.NotSignedIn) as caught:
+        hand_record(match=tally_match, record=hand([1, 0]), by=AnonymousUser())
+    assert isinstance(caught.value, errors.NotAllowed)  # the pages refuse it like any other
+    assert caught.value.code == "not_authenticated"
     assert not Hand.objects.exists()
 
 

@@ -28,6 +28,16 @@ def test_the_stored_rows_are_the_returned_hand_and_match(tally_match, user):
     assert match.created_at <= match.updated_at and match.title == tally_match.title
 
 
+def test_the_declared_column_holds_what_the_games_declared_key_holds(tally_match, user, make_players):
+    assert hand_record(match=tally_match, record=hand([3, 1]), by=user).declared == [3, 1]
+    cul = services.match_create(game="cul", players=make_players("Anna", "Boris"), by=user)
+    party = {"dealer": 0, "bets": ["go", "go"], "points": [40, 50], "declared_banks": [4, 2]}
+    assert hand_record(match=cul, record=party, by=user).declared == [4, 2]
+    # The spec's own key besides (pasted in the form's JSON area) is the one stored, as it always was.
+    party = {**party, "declared_banks": [5, 1], "declared": [9, 9]}
+    assert hand_record(match=cul, record=party, by=user).declared == [9, 9]
+
+
 def test_the_audit_entry_names_the_hand_its_match_and_the_recorder(tally_match, user):
     first = hand_record(match=tally_match, record=hand([3, 1]), by=user, version=0)
     second = hand_record(match=tally_match, record=hand([2, 2], dealer=1), by=user, version=1)

@@ -28,6 +28,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from scorekeeper.rules import find_ruleset
 from scorekeeper.rules.fields import is_int
 
 #: Seat radio buttons and per-seat values use these names; "" means "not given".
@@ -169,19 +170,17 @@ class HandForm(forms.Form):
         self.add_fields()
         self._mark_fields()
 
-    #: The per-seat keys that hold what the players claim (the live check compares them).
-    declared_keys: ClassVar[tuple[str, ...]] = ("declared", "declared_banks")
-
     def _mark_fields(self) -> None:
         """Stable hooks for a script on the page (live validation): every field gets an empty
         message slot (``#live-<name>``, see _field.html); a per-seat field says its record key
-        and seat (``data-key``, ``data-seat``), a declared one ``data-declared``."""
+        and seat (``data-key``, ``data-seat``), one of what the players claim (the game's
+        ``declared_keys``, which the live check compares) ``data-declared``."""
         for name, field in self.fields.items():
             field.live_slot = True
             key, _, seat = name.rpartition("_")
             if key in self.rows and seat.isdigit():
                 attrs = {"data-key": key, "data-seat": seat}
-                if key in self.declared_keys:
+                if key in find_ruleset(self.game).declared_keys:
                     attrs["data-declared"] = ""
                 field.widget.attrs.update(attrs)
 

@@ -35,8 +35,8 @@ class MatchCreateForm(forms.Form):
 
     def __init__(self, *args: Any, game: str, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.ruleset = find_ruleset(game)
-        self.catalog = describe_game(self.ruleset.describe())
+        self.ruleset_class = find_ruleset(game)
+        self.catalog = describe_game(self.ruleset_class)
         self.max_seats = max(self.catalog["seats"])
         for spec in self.catalog["options"]:
             self.fields[f"opt_{spec['name']}"] = self._option_field(spec)
@@ -58,7 +58,7 @@ class MatchCreateForm(forms.Form):
     @staticmethod
     def _option_field(spec: dict[str, Any]) -> forms.Field:
         defaults = spec["defaults"]
-        shown = {preset: show_value(spec["name"], defaults[preset]) for preset in PRESETS}
+        shown = {preset: show_value(spec, defaults[preset]) for preset in PRESETS}
         if len(set(shown.values())) == 1:
             help_text = _("%(help)s (default %(value)s)") % {
                 "help": spec["help"],
@@ -75,8 +75,8 @@ class MatchCreateForm(forms.Form):
         if spec["type"] == "bool":
             choices = [
                 (BLANK, preset_default),
-                ("true", show_value("", True)),
-                ("false", show_value("", False)),
+                ("true", show_value(None, True)),
+                ("false", show_value(None, False)),
             ]
             return forms.ChoiceField(label=label, choices=choices, required=False, help_text=help_text)
         if spec["type"] == "enum":

@@ -13,6 +13,7 @@ from django import forms
 from django.utils.translation import gettext as _
 
 from scorekeeper.rules.fields import is_int
+from scorekeeper.rules.piquet.two_hand import CONTRACT_PARTS, contract_part_allows
 
 from .base import (
     BLANK,
@@ -130,7 +131,9 @@ class PiquetForm(HandForm):
         )
         if self.game == "piquet-auction":
             self.fields["contract_declarer"] = radio(_("Declarer"), seats)
-            self.fields["contract_tricks"] = radio(_("tricks bid"), [(str(t), str(t)) for t in range(7, 13)])
+            bid = CONTRACT_PARTS["tricks"][0]
+            tricks = range(bid["minimum"], bid["maximum"] + 1)
+            self.fields["contract_tricks"] = radio(_("tricks bid"), [(str(t), str(t)) for t in tricks])
             self.fields["contract_sign"] = radio(
                 _("to win or to lose"), [("plus", _("plus")), ("minus", _("minus"))]
             )
@@ -247,14 +250,10 @@ class PiquetForm(HandForm):
         raise Unrepresentable
 
     def _load_contract(self, value: dict[str, Any]) -> dict[str, Any]:
-        if self.game != "piquet-auction" or set(value) != {"declarer", "tricks", "sign", "multiplier"}:
+        if self.game != "piquet-auction" or set(value) != set(CONTRACT_PARTS):
             raise Unrepresentable
-        if value["tricks"] not in range(7, 13) or not is_int(value["tricks"]):
-            raise Unrepresentable
-        if value["sign"] not in ("plus", "minus") or value["multiplier"] not in (1, 2, 4):
-            raise Unrepresentable
-        if not is_int(value["multiplier"]):
-            raise Unrepresentable
+        if not all(contract_part_allows(part, value[part]) for part in ("tricks", "sign", "multiplier")):
+            raise Unrepresentable  # the declarer is a seat of this match: load_seat reads it
         return {
             "contract_declarer": load_seat(value["declarer"], self.n),
             "contract_tricks": str(value["tricks"]),

@@ -500,4 +500,7 @@ def declaration_schema(
 
 # Declared alike by every game of the family (spec 3–7).
 def sets_exclude_aces_option() -> Any:
-    return option(False, seed=True, effect="scoring", help=gettext_noop("aces form no trio or quatorze"))
+    return option(
+        False, seed=True, effect="scoring", label=gettext_noop("No sets of aces"),
+        help=gettext_noop("aces form no trio or quatorze"),
+    )

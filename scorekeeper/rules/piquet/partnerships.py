@@ -50,7 +50,11 @@ from .state import advance_state, initial_piquet_state, piquet_state_problems, w
 #: most, so a third carte blanche holder cannot exist (voleur and three-hand normand).
 MAX_BLANCHE_HOLDERS = 2
 
-FIRST_LEADERS = ("dealer_right", "dealer_left")
+#: Who leads trick 1 (spec 6, 7), with their words for people.
+FIRST_LEADERS = {
+    "dealer_right": gettext_noop("the dealer's right"),
+    "dealer_left": gettext_noop("the dealer's left"),
+}
 
 
 # -- options (spec 6, 7) ---------------------------------------------------------------------------
@@ -61,6 +65,7 @@ def _first_leader():
         "dealer_right",
         effect="scoring",
         choices=FIRST_LEADERS,
+        label=gettext_noop("First lead"),
         help=gettext_noop("who leads trick 1 of a deal of three or four hands"),
     )
 
@@ -69,7 +74,8 @@ def _first_leader():
 class VoleurOptions(GameOptions):
     sets_exclude_aces: bool = sets_exclude_aces_option()
     capot_additive: bool = option(
-        False, seed=True, effect="scoring", help=gettext_noop("capot = 10 for the cards + 40")
+        False, seed=True, effect="scoring", label=gettext_noop("Capot on top of the cards"),
+        help=gettext_noop("capot = 10 for the cards + 40"),
     )
     target: int = target_option()
     first_leader: str = _first_leader()
@@ -79,15 +85,15 @@ class VoleurOptions(GameOptions):
 class NormandOptions(GameOptions):
     sets_exclude_aces: bool = sets_exclude_aces_option()
     capot_additive: bool = option(
-        False, seed=True, effect="scoring", help=gettext_noop(
-            "capot is added to the 10 for the cards (three hands: 30)"
-        )
+        False, seed=True, effect="scoring", label=gettext_noop("Capot on top of the cards"),
+        help=gettext_noop("capot is added to the 10 for the cards (three hands: 30)"),
     )
     repique_total: int = option(
         90,
         seed=80,
         effect="scoring",
         choices=(80, 90),
+        label=gettext_noop("Repique total"),
         help=gettext_noop("a three-hand repique at 20 counts this total (bonus = total − 20)"),
     )
     target: int = target_option()

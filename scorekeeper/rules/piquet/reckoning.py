@@ -470,4 +470,6 @@ def explain_mismatch(reckoning: Reckoning, seat: int, declared: int, computed: i
 
 # Declared alike by every game of the family that plays to a target (spec 2.5).
 def target_option() -> Any:
-    return option(100, effect="scoring", minimum=1, help=gettext_noop("points for game"))
+    return option(
+        100, effect="scoring", minimum=1, label=gettext_noop("Target"), help=gettext_noop("points for game")
+    )

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..fields import MISSING, Fields, describe, is_int, join
-from ..messages import Message, gettext_noop, term
+from ..messages import Message, gettext_noop, pgettext_lazy, term
 from ..options import GameOptions, option
 from ..result import Evaluation, competition_ranking
 from ..ruleset import Ruleset, register
@@ -59,13 +59,15 @@ def _two_hand_schema(extra_properties: dict | None = None, extra_required: tuple
 # Declared alike by the two-hand games.
 def _capot_additive_option() -> Any:
     text = gettext_noop("capot = 10 for the cards + 40 instead of 40 in all")
-    return option(False, seed=True, effect="scoring", help=text)
+    label = gettext_noop("Capot on top of the cards")
+    return option(False, seed=True, effect="scoring", label=label, help=text)
 
 
 def _exchange_order_option() -> Any:
     return option(
-        "elder_first", seed="dealer_first", effect="recorded", help=gettext_noop("who exchanges first"),
-        choices=("elder_first", "dealer_first"),
+        "elder_first", seed="dealer_first", effect="recorded", label=gettext_noop("Exchange order"),
+        help=gettext_noop("who exchanges first"),
+        choices={"elder_first": gettext_noop("elder first"), "dealer_first": gettext_noop("dealer first")},
     )
 
 
@@ -75,10 +77,12 @@ class PiquetOptions(GameOptions):
     capot_additive: bool = _capot_additive_option()
     exchange_order: str = _exchange_order_option()
     deals: int = option(
-        6, effect="scoring", minimum=1, help=gettext_noop("deals in a partie before the tie rule")
+        6, effect="scoring", minimum=1, label=gettext_noop("Deals"),
+        help=gettext_noop("deals in a partie before the tie rule"),
     )
     rubicon: int = option(
-        100, effect="scoring", minimum=1, help=gettext_noop("the Rubicon line and the game bonus")
+        100, effect="scoring", minimum=1, label=gettext_noop("Rubicon"),
+        help=gettext_noop("the Rubicon line and the game bonus"),
     )
 
 
@@ -89,13 +93,17 @@ class AuCentOptions(GameOptions):
     exchange_order: str = _exchange_order_option()
     target: int = target_option()
     finish_hand: bool = option(
-        False, seed=True, effect="scoring",
+        False, seed=True, effect="scoring", label=gettext_noop("Play the deal out"),
         help=gettext_noop("false: the game ends the moment a player reaches the target; "
         "true: the deal is played out and the higher total wins"),
     )
     double_when: str = option(
         "loser_below_half", seed="loser_at_least_half", effect="scoring",
-        choices=("loser_below_half", "loser_at_least_half"),
+        choices={
+            "loser_below_half": gettext_noop("the loser below half the target"),
+            "loser_at_least_half": gettext_noop("the loser at half the target or more"),
+        },
+        label=gettext_noop("Double game"),
         help=gettext_noop("when the game counts double (half = target / 2)"),
     )
 
@@ -105,12 +113,16 @@ class AuctionOptions(GameOptions):
     sets_exclude_aces: bool = sets_exclude_aces_option()
     capot_additive: bool = _capot_additive_option()
     exchange: str = option(
-        "allowed", seed="none", effect="recorded", choices=("allowed", "none"),
-        help=gettext_noop("whether players exchange"),
+        "allowed", seed="none", effect="recorded",
+        choices={"allowed": gettext_noop("allowed"), "none": pgettext_lazy("exchange", "none")},
+        label=gettext_noop("Exchange"), help=gettext_noop("whether players exchange"),
     )
-    deals: int = option(6, effect="scoring", minimum=1, help=gettext_noop("deals in a partie"))
+    deals: int = option(
+        6, effect="scoring", minimum=1, label=gettext_noop("Deals"), help=gettext_noop("deals in a partie")
+    )
     rubicon: int = option(
-        150, effect="scoring", minimum=1, help=gettext_noop("the Rubicon line and the game bonus")
+        150, effect="scoring", minimum=1, label=gettext_noop("Rubicon"),
+        help=gettext_noop("the Rubicon line and the game bonus"),
     )
 
 
@@ -120,6 +132,26 @@ class Contract:
     tricks: int
     sign: str
     multiplier: int
+
+
+#: What each part of an auction contract may be (spec 5), as the record schema states it, and
+#: the message of a value outside it: the schema and the reading of a record are both built
+#: from this table.
+CONTRACT_PARTS: dict[str, tuple[dict[str, Any], str]] = {
+    "declarer": ({"type": "integer", "minimum": 0, "maximum": 1}, "piquet.contract_declarer"),
+    "tricks": ({"type": "integer", "minimum": 7, "maximum": 12}, "piquet.contract_tricks"),
+    "sign": ({"enum": ["plus", "minus"]}, "piquet.contract_sign"),
+    "multiplier": ({"enum": [1, 2, 4]}, "piquet.contract_multiplier"),
+}
+
+
+def contract_part_allows(part: str, value: Any) -> bool:
+    """Whether ``value`` is allowed for that part of a contract: an integer within the bounds,
+    or one of the listed values and of its type (``True`` is not the multiplier 1)."""
+    bounds = CONTRACT_PARTS[part][0]
+    if "enum" in bounds:
+        return any(type(value) is type(allowed) and value == allowed for allowed in bounds["enum"])
+    return is_int(value) and bounds["minimum"] <= value <= bounds["maximum"]
 
 
 class TwoHandPiquet(Ruleset):
@@ -334,13 +366,8 @@ class PiquetAuction(RubiconPartie):
         {
             "contract": {
                 "type": "object",
-                "required": ["declarer", "tricks", "sign", "multiplier"],
-                "properties": {
-                    "declarer": {"type": "integer", "minimum": 0, "maximum": 1},
-                    "tricks": {"type": "integer", "minimum": 7, "maximum": 12},
-                    "sign": {"enum": ["plus", "minus"]},
-                    "multiplier": {"enum": [1, 2, 4]},
-                },
+                "required": list(CONTRACT_PARTS),
+                "properties": {part: bounds for part, (bounds, _) in CONTRACT_PARTS.items()},
             }
         },
         ("contract",),
@@ -354,19 +381,13 @@ class PiquetAuction(RubiconPartie):
             f.error("contract_invalid", "contract", "piquet.contract_not_object", value=describe(raw))
             return None
         ok = True
-        checks = (
-            ("declarer", lambda v: is_int(v) and 0 <= v < 2, "piquet.contract_declarer"),
-            ("tricks", lambda v: is_int(v) and 7 <= v <= 12, "piquet.contract_tricks"),
-            ("sign", lambda v: v in ("plus", "minus"), "piquet.contract_sign"),
-            ("multiplier", lambda v: is_int(v) and v in (1, 2, 4), "piquet.contract_multiplier"),
-        )
-        for key, good, what in checks:
+        for key, (_, what) in CONTRACT_PARTS.items():
             path = join("contract", key)
             value = raw.get(key)
             if value is None:
                 f.error("field_missing", path, "field.required", path=path)
                 ok = False
-            elif not (isinstance(value, (int, str)) and good(value)):
+            elif not contract_part_allows(key, value):
                 f.error("contract_invalid", path, what, path=path, value=describe(value))
                 ok = False
         if not ok:
