@@ -26,7 +26,7 @@ import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 import numpy as np
 from django.db import connection, transaction
@@ -34,9 +34,6 @@ from psycopg.copy import QueuedLibpqWriter
 
 from .engine import Replayed
 from .models import RatingHistory
-
-if TYPE_CHECKING:
-    from .services import PoolMatch
 
 T = TypeVar("T")
 
@@ -179,8 +176,10 @@ class HistoryWriter:
         rows["pool_id"] = self.pool_id
         rows["player_id"] = done.players
         index = done.match_index
-        rows["match_id"] = np.fromiter((m.match_id for m in done.matches), np.int64, len(done.matches))[index]
-        rows["finished_at"] = np.fromiter(map(_pg_micros, done.matches), np.int64, len(done.matches))[index]
+        matches, count = done.matches, len(done.matches)
+        rows["match_id"] = np.fromiter((m.match_id for m in matches), np.int64, count)[index]
+        micros = np.fromiter((_pg_micros(m.finished_at) for m in matches), np.int64, count)
+        rows["finished_at"] = micros[index]
         for name in _COPY_FIELDS.keys() - {"pool_id", "player_id", "match_id", "finished_at"}:
             rows[name] = getattr(done, name)
         if self._copy is None:
@@ -192,7 +191,7 @@ class HistoryWriter:
         self._copy.write(rows.tobytes())
 
 
-def _pg_micros(match: PoolMatch) -> int:
-    """When the match finished, as PostgreSQL stores a timestamptz: µs since 2000."""
-    delta = match.finished_at - _PG_EPOCH
+def _pg_micros(moment: datetime) -> int:
+    """``moment`` as PostgreSQL stores a timestamptz: µs since 2000."""
+    delta = moment - _PG_EPOCH
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds

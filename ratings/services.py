@@ -1,6 +1,6 @@
 """Every write to the ratings (HackSoft style: keyword-only ``rating_<action>``).
 
-How ratings follow the matches (README "Ratings"):
+How ratings follow the matches (docs/ratings.md, same heading):
 
 - The match services announce each write that changes what a pool rates (a match finished; a
   hand of a finished match corrected; a finished match voided; a match reopened as finished)
@@ -55,7 +55,7 @@ log = logging.getLogger(__name__)
 
 EVENT_TASK = "ratings.event_process"
 POOL_RECOMPUTE_TASK = "ratings.pool_recompute"
-#: Matches read per query; matches rated at once (in waves: docs/ratings.md, "Speed").
+#: Matches read per query; matches rated at once (in waves: docs/ratings.md, "The interface").
 CHUNK = 2000
 RATE_CHUNK = 25_000
 #: How many matches a full recompute's reader may hold ahead of the rating (about 50 MB).

@@ -279,7 +279,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
 }
-# The name this site gives itself in its exports (README "Export and import"): importing a
+# The name this site gives itself in its exports (docs/api.md, "Export and import"): importing a
 # file that names this site binds its players by id. By default a digest of the secret key,
 # so one per installation (with the fixed development key, every `./run` shares one).
 SCOREKEEPER_SITE = env_str("SCOREKEEPER_SITE") or "site-" + hashlib.sha256(
@@ -398,7 +398,7 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": crontab(hour=env_int("RATINGS_RECOMPUTE_HOUR", 3), minute=30),
     },
 }
-# An Idempotency-Key is remembered this many seconds (README "Retries"): a retry within the
+# An Idempotency-Key is remembered this many seconds (docs/api.md, "Retries"): a retry within the
 # window is replayed; after it the key is forgotten (swept hourly) and may be used anew.
 IDEMPOTENCY_KEY_TTL = env_int("IDEMPOTENCY_KEY_TTL", 24 * 3600)
 # The outbox (scorekeeper/outbox): a message is left this many seconds to the dispatch after

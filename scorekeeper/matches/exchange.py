@@ -8,7 +8,7 @@ version. An import reads only the rebuilding fields (``IMPORT_FIELDS``) and reco
 hand again through ``services.hand_record``, so the rules engine is the authority on the
 importing site: the informational fields are never trusted, only recomputed.
 
-Decisions (README "Export and import"):
+Decisions (docs/api.md, "Export and import"):
 - Players are matched by ``player`` (an id on this site) when the entry has one. A file this
   site exported (its ``site`` is ``settings.SCOREKEEPER_SITE``) binds each player by the
   exported ``id``, so players sharing a name are no ambiguity. Otherwise, by exact name: the

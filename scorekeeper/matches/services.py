@@ -9,7 +9,7 @@ the one it read; a lost race is the same 409. Every write of a match goes throug
 an UPDATE conditional on the version read, on SQLite and PostgreSQL alike.
 ``by=None`` means the system (a task or a management command) and skips the scorer check.
 
-Corrections (decided here, see README "Corrections"): hand n gets a new version that
+Corrections (decided here, see docs/recording.md): hand n gets a new version that
 supersedes the old one; every later current hand is re-evaluated in order from the new
 state with the declared values accepted (the players agreed on them at the table):
 - still valid and unchanged → left as it is;
