@@ -175,6 +175,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         server_side_binding=True, prepare_threshold=env_int("DATABASE_PREPARE_THRESHOLD", 2)
     )
+# Bounded waits on PostgreSQL, so that a database that is down or unreachable answers a request
+# 503 within seconds (api/exceptions.py) instead of holding it: a connection attempt gives up
+# after DATABASE_CONNECT_TIMEOUT seconds (psycopg's own default is 130; libpq's least is 2).
+# DATABASE_STATEMENT_TIMEOUT (seconds, 0: none) cancels a longer statement; off by default
+# because the worker's recomputes and the migrations share these settings: set it for the web
+# process alone. A setting in DATABASE_URL's query string (`?connect_timeout=5`) wins.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    _db_options = DATABASES["default"].setdefault("OPTIONS", {})
+    _db_options.setdefault("connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 3))
+    if _statement_timeout := env_int("DATABASE_STATEMENT_TIMEOUT", 0):
+        _server_options = f"{_db_options.get('options', '')} -c statement_timeout={_statement_timeout}s"
+        _db_options["options"] = _server_options.strip()
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The cache holds the throttles' and the sign-in lockouts' counts: Redis when REDIS_URL is set

@@ -81,14 +81,38 @@ def test_postgresql_connections_bind_server_side_and_prepare_statements_unless_t
     )
     postgres = "postgres://scores@127.0.0.1:5432/scores"
     assert manage("shell", "--no-imports", "-c", show, DATABASE_URL=postgres).stdout.strip() == (
-        "[('prepare_threshold', 2), ('server_side_binding', True)]"
+        "[('connect_timeout', 3), ('prepare_threshold', 2), ('server_side_binding', True)]"
     )
     assert manage(
         "shell", "--no-imports", "-c", show, DATABASE_URL=postgres, DATABASE_PREPARE_THRESHOLD="5"
-    ).stdout.strip() == "[('prepare_threshold', 5), ('server_side_binding', True)]"
+    ).stdout.strip() == "[('connect_timeout', 3), ('prepare_threshold', 5), ('server_side_binding', True)]"
     off = manage("shell", "--no-imports", "-c", show, DATABASE_URL=postgres, DATABASE_PREPARED_STATEMENTS="0")
-    assert off.stdout.strip() == "[]"
+    assert off.stdout.strip() == "[('connect_timeout', 3)]"
     assert manage("shell", "--no-imports", "-c", show).stdout.strip() == "[]"  # SQLite
+
+
+def test_postgresql_connections_give_up_within_seconds_and_statements_may_be_bounded():
+    """A database that is down or unreachable must answer 503 within seconds, not hold the
+    request for psycopg's default of 130 s (api/exceptions.py)."""
+    show = (
+        "from django.conf import settings as s; d = s.DATABASES['default']; "
+        "print(d['OPTIONS']['connect_timeout'], repr(d['OPTIONS'].get('options')), d['CONN_HEALTH_CHECKS'])"
+    )
+    postgres = "postgres://scores@127.0.0.1:5432/scores"
+
+    def shown(url=postgres, **env):
+        run = manage("shell", "--no-imports", "-c", show, DATABASE_URL=url, **env)
+        assert run.returncode == 0, run.stderr
+        return run.stdout.strip()
+
+    assert shown() == "3 None True"  # a broken kept connection is replaced on the next request
+    assert shown(DATABASE_CONNECT_TIMEOUT="5", DATABASE_STATEMENT_TIMEOUT="20") == (
+        "5 '-c statement_timeout=20s' True"
+    )
+    url = postgres + "?connect_timeout=10&options=-c%20search_path%3Dscores"  # the URL's own win
+    assert shown(url, DATABASE_STATEMENT_TIMEOUT="20") == (
+        "10 '-c search_path=scores -c statement_timeout=20s' True"
+    )
 
 
 def readme_production_environment() -> dict[str, str]:
