@@ -4,6 +4,9 @@ Domain errors map by class to a status; DRF's own errors (validation, parse, aut
 405, 406, 415, throttling) are flattened to the same shape: a validation error keeps every
 field's messages under ``errors``. URLs under /api/ that match no view get the same body
 from ``api_unknown_url`` (the API's last URL pattern), and a crash there a JSON 500.
+A database that is down or dropped the connection (Django's ``OperationalError`` or
+``InterfaceError``, wherever it is raised: a middleware, the view, the commit) is a 503
+``database_unavailable`` with ``Retry-After``, in the API and on the pages.
 
 Every ``message`` is in the request's language (Accept-Language, which LocaleMiddleware
 activates and answers with ``Content-Language``); the ``code`` never is: clients branch on it.
@@ -12,11 +15,15 @@ activates and answers with ``Content-Language``); the ``code`` never is: clients
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponsePermanentRedirect, JsonResponse
+from django.shortcuts import render
 from django.urls import resolve
 from django.utils.translation import gettext as _
 from django.views import defaults
@@ -129,8 +136,49 @@ def api_unknown_url(request):
     return api_not_found(request)
 
 
+#: Seconds a client is asked to wait before it retries after a database outage (``Retry-After``):
+#: PostgreSQL restarts in a few, and the first request after its return gets a fresh connection.
+DATABASE_RETRY_AFTER = 2
+
+
+def database_unavailable(exc: BaseException | None) -> bool:
+    """Whether ``exc`` says the database cannot serve the request just now: the server is down,
+    shutting down or unreachable, the connection broke (psycopg's errors, which Django raises as
+    its own ``OperationalError`` and ``InterfaceError``). The request's transaction is rolled back
+    with it, so a retry is safe."""
+    return isinstance(exc, OperationalError | InterfaceError)
+
+
+def database_unavailable_response(request):
+    """503 with ``Retry-After``: the error body under /api/, a page elsewhere. Neither touches the
+    database: the page is given an anonymous ``user`` and no ``messages``, which would otherwise
+    read the session (a query) to show the header."""
+    if _is_api(request):
+        message = _("the database is unavailable; try again in a few seconds")
+        body = {
+            "code": "database_unavailable",
+            "message": message,
+            "field": "",
+            "retry_after": DATABASE_RETRY_AFTER,
+        }
+        response = JsonResponse(body, status=503)
+    else:
+        context = {"user": AnonymousUser(), "messages": ()}
+        response = render(request, "503.html", context, status=503)
+    response["Retry-After"] = str(DATABASE_RETRY_AFTER)
+    return response
+
+
 def api_server_error(request):
-    """``handler500``: a JSON body under /api/ (still a 5xx: a bug, never bad input)."""
+    """``handler500``: a JSON body under /api/ (still a 5xx: a bug, never bad input).
+
+    Django calls it for any exception nothing else handled, inside its ``except`` block: the
+    exception is ``sys.exc_info()``'s (asgiref re-raises it in the thread that runs this under
+    ASGI). A database outage is not a bug: that is a 503, whose body says to retry. (In debug
+    mode Django shows its traceback page instead, as for any other exception.)
+    """
+    if database_unavailable(sys.exc_info()[1]):
+        return database_unavailable_response(request)
     if _is_api(request):
         return JsonResponse(
             {"code": "server_error", "message": _("an unexpected error; it has been logged"), "field": ""},

@@ -7,7 +7,10 @@ so ``ATOMIC_REQUESTS`` would commit before an error in the rendering turned the 
 500. Here the transaction is rolled back whenever the answer is a 5xx, whether the view, the
 rendering or a crash made it (Django turns an exception into the 500 response before it gets
 here). The writes the services make in their own ``atomic`` blocks are nested in it (their
-savepoints), and ``on_commit`` work (the outbox) is handed over after this commit.
+savepoints), and ``on_commit`` work (the outbox) is handed over after this commit. A COMMIT that
+fails (the database went away, before or after it committed) raises out of here and the
+handler500 answers it 503 (``api.exceptions``): a request is acknowledged only by an answer sent
+after its commit, and a retry with its ``Idempotency-Key`` replays the answer if it did commit.
 """
 
 from __future__ import annotations
