@@ -144,8 +144,10 @@ DATABASE_RETRY_AFTER = 2
 def database_unavailable(exc: BaseException | None) -> bool:
     """Whether ``exc`` says the database cannot serve the request just now: the server is down,
     shutting down or unreachable, the connection broke (psycopg's errors, which Django raises as
-    its own ``OperationalError`` and ``InterfaceError``). The request's transaction is rolled back
-    with it, so a retry is safe."""
+    its own ``OperationalError`` and ``InterfaceError``). The same class holds the other passing
+    refusals, each worth the same retry: too many connections, a statement cancelled by
+    DATABASE_STATEMENT_TIMEOUT, a deadlock. The request's transaction is rolled back with it, so
+    a retry is safe."""
     return isinstance(exc, OperationalError | InterfaceError)
 
 
