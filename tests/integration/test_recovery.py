@@ -214,7 +214,7 @@ def test_redis_restarted_with_its_queue_lost_every_pending_event_is_processed_wi
     # Busy with a slow task, the worker leaves the next message waiting in Redis's queue.
     busy = play([0, 2], [10, 0])
     marker = tmp_path / "busy.txt"
-    slow = {"match_id": busy.pk, "marker": str(marker), "seconds": 3}
+    slow = {"match_id": busy.pk, "marker": str(marker), "seconds": 5}
     outbox_enqueue(task="tests.slow_recompute", kwargs=slow)
     rating_events_process_all()
     wait_until(marker.exists, timeout=PATIENCE, what=lambda: f"the slow task to start\n{first.log()}")
