@@ -371,12 +371,19 @@ else:
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
 # Nothing is lost (Celery's own guidance; our tasks are idempotent): a task is acknowledged
-# only after it ran, and one whose worker died (SIGKILL, OOM) goes back to the queue.
+# only after it ran, and one whose pool process died (SIGKILL, OOM) goes back to the queue at
+# once. With acks_late and a multiplier of 1 a worker process holds only the task it runs, so a
+# worker that dies or freezes strands no queue of others behind it.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# Redis redelivers a task not acknowledged within this many seconds (to another worker): longer
-# than any task runs (a full recompute of a pool takes seconds), shorter than we'd wait.
+# A connection to Redis lost mid-task: the task runs on to its end (its outbox message says it is
+# done) rather than being cut short to wait for a redelivery (Celery 6 means to change the default).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+# Redis hands a task no worker acknowledged within this many seconds to another worker: only a
+# backstop now, after the outbox's own redelivery (OUTBOX_REDELIVER_AFTER, below), which sees
+# whether the task still runs. Longer than any task runs (a full recompute of a pool takes
+# seconds), or Redis would run a live task twice.
 CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 900)
 # Short broker timeouts: an enqueue with Redis down fails in well under a second, and the
 # outbox's sweep hands the work over later (scorekeeper/outbox).
@@ -400,8 +407,16 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 24 * 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
+# Beat runs the outbox's sweep this often (the other outbox settings are below).
+OUTBOX_SWEEP_INTERVAL = env_int("OUTBOX_SWEEP_INTERVAL", 15)
 CELERY_BEAT_SCHEDULE: dict = {
-    "outbox-sweep": {"task": "outbox.sweep", "schedule": 60.0},
+    # A sweep that waited longer than its interval (no worker was free) is dropped: the next
+    # one is due anyway, and a backlog of sweeps would hand the same messages over twice.
+    "outbox-sweep": {
+        "task": "outbox.sweep",
+        "schedule": float(OUTBOX_SWEEP_INTERVAL),
+        "options": {"expires": float(OUTBOX_SWEEP_INTERVAL)},
+    },
     "idempotency-expire": {"task": "idempotency.expire", "schedule": 3600.0},
     "tokens-expire": {"task": "api.tokens_expire", "schedule": 3600.0},
     # A full recompute of every rating pool, nightly (ratings/tasks.py).
@@ -413,11 +428,18 @@ CELERY_BEAT_SCHEDULE: dict = {
 # An Idempotency-Key is remembered this many seconds (docs/api.md, "Retries"): a retry within the
 # window is replayed; after it the key is forgotten (swept hourly) and may be used anew.
 IDEMPOTENCY_KEY_TTL = env_int("IDEMPOTENCY_KEY_TTL", 24 * 3600)
-# The outbox (scorekeeper/outbox): a message is left this many seconds to the dispatch after
-# its own commit before the sweep takes it, and handed over again when its task has not
-# finished this many seconds after the last hand-over (a dead worker, a Redis that lost it).
+# The outbox (scorekeeper/outbox), which bounds the recovery of a lost task to 2 minutes
+# (docs/ratings.md, "Recovery"; scorekeeper/outbox/checks.py adds the terms up and warns past
+# it): a message is left OUTBOX_GRACE seconds to the dispatch after its own commit before the
+# sweep takes it; a running task notes every OUTBOX_HEARTBEAT seconds that it is alive; the sweep
+# hands a message over again once its last sign of life (its hand-over, its task's last beat) is
+# OUTBOX_REDELIVER_AFTER seconds old (a dead or frozen worker, a Redis that lost it).
+# OUTBOX_TASK_BUDGET: what a task (its wait in the queue and its run) may take within the bound;
+# a longer run is logged.
 OUTBOX_GRACE = env_int("OUTBOX_GRACE", 10)
-OUTBOX_REDELIVER_AFTER = env_int("OUTBOX_REDELIVER_AFTER", CELERY_VISIBILITY_TIMEOUT + 60)
+OUTBOX_HEARTBEAT = env_int("OUTBOX_HEARTBEAT", 10)
+OUTBOX_REDELIVER_AFTER = env_int("OUTBOX_REDELIVER_AFTER", 40)
+OUTBOX_TASK_BUDGET = env_int("OUTBOX_TASK_BUDGET", 20)
 
 # Ratings (ratings/): a player is listed on a game's leaderboard from this many rated matches on.
 RATINGS_LEADERBOARD_MIN_MATCHES = env_int("RATINGS_LEADERBOARD_MIN_MATCHES", 1)

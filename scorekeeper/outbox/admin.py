@@ -7,5 +7,5 @@ from .models import OutboxMessage
 
 @admin.register(OutboxMessage)
 class OutboxMessageAdmin(ReadOnlyAdmin):
-    list_display = ["id", "task", "kwargs", "created_at", "dispatched_at", "attempts", "done_at"]
+    list_display = ["id", "task", "kwargs", "created_at", "dispatched_at", "attempts", "alive_at", "done_at"]
     list_filter = ["task", ("done_at", admin.EmptyFieldListFilter)]

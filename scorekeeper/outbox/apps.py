@@ -6,3 +6,7 @@ class OutboxConfig(AppConfig):
     name = "scorekeeper.outbox"
     label = "outbox"
     verbose_name = _("Background work (outbox)")
+
+    def ready(self) -> None:
+        # Registers the check that the settings keep the recovery bound (manage.py check).
+        from . import checks  # noqa: F401

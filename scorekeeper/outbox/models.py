@@ -23,6 +23,14 @@ class OutboxMessage(models.Model):
     attempts = models.PositiveIntegerField(
         _("attempts"), default=0, help_text=_("How many times it was handed to the task queue.")
     )
+    #: The last time its task, running, said it was still at work (every OUTBOX_HEARTBEAT
+    #: seconds): the sweep leaves a task that is alive alone, however long it runs.
+    alive_at = models.DateTimeField(
+        _("still running at"),
+        null=True,
+        blank=True,
+        help_text=_("The last time its task said it was still running; empty: it never ran that long."),
+    )
     #: When its task ran to the end; pending until then.
     done_at = models.DateTimeField(
         _("done at"), null=True, blank=True, help_text=_("When its task ran to the end; pending until then.")

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -95,17 +97,55 @@ def outbox_done(*, message_id: int) -> None:
     OutboxMessage.objects.filter(pk=message_id, done_at__isnull=True).update(done_at=timezone.now())
 
 
+@contextlib.contextmanager
+def outbox_heartbeat(*, message_id: int, every: float) -> Iterator[None]:
+    """While the block runs (a task's body, in its worker), note on the message every ``every``
+    seconds that its task is still at work, so that the sweep does not hand a long task (a
+    full recompute) over again while it runs. A worker that dies or freezes stops beating, and
+    the sweep hands its message over once the last beat is ``OUTBOX_REDELIVER_AFTER`` old.
+
+    The first beat comes after ``every`` seconds: a task done sooner (nearly all) writes nothing.
+    The beats run on a thread with its own database connection, closed when the block ends.
+    """
+    stop = threading.Event()
+
+    def beat() -> None:
+        try:
+            while not stop.wait(every):
+                try:
+                    OutboxMessage.objects.filter(pk=message_id, done_at__isnull=True).update(
+                        alive_at=timezone.now()
+                    )
+                except DatabaseError as exc:  # the database is away: the next beat tries again
+                    log.warning("outbox message %s: heartbeat not written: %r", message_id, exc)
+                    connection.close()
+        finally:
+            connection.close()  # this thread's own
+
+    thread = threading.Thread(target=beat, name=f"outbox-heartbeat-{message_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        # A beat in flight only ever writes to a pending message: no need to wait long for it.
+        thread.join(timeout=1)
+
+
 def outbox_sweep(*, batch: int = 500) -> dict[str, int]:
-    """Hand over again what is still pending: never dispatched (the broker was down), or
-    dispatched longer ago than ``OUTBOX_REDELIVER_AFTER`` seconds without finishing (the worker
-    died, Redis lost its queue). Messages younger than ``OUTBOX_GRACE`` seconds are left to the
-    dispatch after their own commit."""
+    """Hand over again what is still pending: never dispatched (the broker was down), or whose
+    last sign of life (its hand-over, its running task's last heartbeat) is older than
+    ``OUTBOX_REDELIVER_AFTER`` seconds (the worker died or froze, Redis lost its queue).
+    Messages younger than ``OUTBOX_GRACE`` seconds are left to the dispatch after their own
+    commit. A message handed over while its first delivery still lives is run twice: the tasks
+    behind the outbox are idempotent (docs/ratings.md, "Recovery")."""
     now = timezone.now()
     grace = now - timedelta(seconds=settings.OUTBOX_GRACE)
     stale = now - timedelta(seconds=settings.OUTBOX_REDELIVER_AFTER)
+    silent = Q(dispatched_at__lt=stale) & (Q(alive_at__isnull=True) | Q(alive_at__lt=stale))
     due = list(
         OutboxMessage.objects.filter(done_at__isnull=True, created_at__lt=grace)
-        .filter(Q(dispatched_at__isnull=True) | Q(dispatched_at__lt=stale))
+        .filter(Q(dispatched_at__isnull=True) | silent)
         .order_by("created_at", "id")[:batch]
     )
     return {"due": len(due), "dispatched": outbox_dispatch(messages=due)}

@@ -119,6 +119,23 @@ class WorkerProcess:
             self.process.wait(timeout=10)
             self.process = None
 
+    def freeze(self) -> None:
+        """SIGSTOP: the worker hangs where it is (its threads too: no heartbeat), holding its
+        connections and locks, as a process stuck in the kernel or paused by a debugger."""
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self.process.send_signal(signal.SIGCONT)
+
+    def wait_ready(self, timeout: float = 60.0) -> float:
+        """Wait until the worker consumes (its "ready." line); the time it took, in seconds."""
+        started = time.monotonic()
+        wait_until(
+            lambda: self.log_path.exists() and " ready." in self.log_path.read_text(),
+            timeout=timeout, interval=0.1, what=lambda: f"the worker to be ready\n{self.log()}",
+        )  # fmt: skip
+        return time.monotonic() - started
+
     def stop(self) -> None:
         if self.process is None:
             return
@@ -132,6 +149,22 @@ class WorkerProcess:
 
     def log(self) -> str:
         return self.log_path.read_text()[-3000:] if self.log_path.exists() else ""
+
+
+class BeatProcess(WorkerProcess):
+    """``celery beat`` alone, as the Procfile runs it: it sends the periodic tasks (the outbox's
+    sweep) to Celery's default queue, and lives on when a worker dies."""
+
+    def start(self) -> None:
+        log = open(self.log_path, "a")  # noqa: SIM115  the process holds it
+        self.process = subprocess.Popen(
+            [
+                sys.executable, "-m", "celery", "-A", "scorekeeper", "beat", "--loglevel", "INFO",
+                "--schedule", str(self.log_path.with_suffix(".schedule")),
+            ],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        log.close()
 
 
 @contextlib.contextmanager

@@ -3,7 +3,9 @@ test game there too, so the worker re-evaluates the same matches the test record
 test-only task slow enough to be killed mid-way.
 
 ``RATINGS_SLOW_REPLAY=<seconds>``: every ratings replay waits that long before its commit, so
-that a test can kill the worker in the middle of a full recompute."""
+that a test can kill the worker in the middle of a full recompute. With
+``RATINGS_SLOW_REPLAY_UNTIL=<path>`` too, it waits only until that file exists (at most as long),
+so that a test decides when the replay commits."""
 
 import os
 import time
@@ -20,9 +22,14 @@ if os.environ.get("RATINGS_SLOW_REPLAY"):
     _pool_rate_from = ratings_services._pool_rate_from
     _pause = float(os.environ["RATINGS_SLOW_REPLAY"])
 
+    _release = os.environ.get("RATINGS_SLOW_REPLAY_UNTIL")
+
     def _slow_replay(pool, **kwargs):
         rated = _pool_rate_from(pool, **kwargs)
-        time.sleep(_pause)  # inside the pool's transaction: a kill now rolls it all back
+        # Inside the pool's transaction, its row locked: a kill now rolls it all back.
+        deadline = time.monotonic() + _pause
+        while time.monotonic() < deadline and not (_release and os.path.exists(_release)):
+            time.sleep(0.05 if _release else max(0.0, deadline - time.monotonic()))
         return rated
 
     ratings_services._pool_rate_from = _slow_replay

@@ -126,5 +126,9 @@ def test_an_enqueue_with_the_broker_unreachable_fails_in_well_under_a_second():
     assert time.perf_counter() - started < 1.0
 
 
-def test_the_sweep_runs_every_minute(settings):
-    assert settings.CELERY_BEAT_SCHEDULE["outbox-sweep"] == {"task": "outbox.sweep", "schedule": 60.0}
+def test_beat_sweeps_every_interval_and_drops_a_sweep_that_waited_longer(settings):
+    assert settings.CELERY_BEAT_SCHEDULE["outbox-sweep"] == {
+        "task": "outbox.sweep",
+        "schedule": float(settings.OUTBOX_SWEEP_INTERVAL),
+        "options": {"expires": float(settings.OUTBOX_SWEEP_INTERVAL)},
+    }

@@ -100,6 +100,38 @@ def test_events_that_came_in_meanwhile_collapse_into_one_run(play, players):
     assert RatingHistory.objects.count() == 6
 
 
+def test_an_event_task_delivered_twice_gives_the_same_ratings_and_no_second_history(play, players):
+    """The outbox's sweep may hand a message over while its first delivery still runs or after it
+    ended (docs/ratings.md, "Recovery"): the second run finds its event processed and returns
+    at once, leaving events that came in since to their own messages."""
+    from ratings.tasks import event_process
+
+    play([0, 1], [10, 3])
+    play([1, 2], [10, 3])
+    ratings.rating_events_process_all()
+    old = play([2, 3], [10, 1])
+    event = RatingEvent.objects.get(match=old)
+    message = OutboxMessage.objects.get(task=ratings.EVENT_TASK, kwargs={"event_id": event.pk})
+    delivery = {**message.kwargs, "outbox_id": message.pk}
+
+    assert event_process.apply(kwargs=delivery, throw=True).get()["events"] == 1
+    once = snapshot()
+    again = event_process.apply(kwargs=delivery, throw=True).get()
+    assert again == {"event": delivery["event_id"], "events": 0}
+    assert snapshot() == once and len(once[1]) == 6
+
+    # Delivered again after a new match and a correction of the older one: still nothing done.
+    play([0, 3], [10, 2])
+    hand_correct(match=old, number=1, record=hand([1, 10]), by=old.created_by)
+    assert event_process.apply(kwargs=delivery, throw=True).get()["events"] == 0
+    assert snapshot() == once
+    message.refresh_from_db()
+    assert message.done_at is not None
+    assert ratings.rating_events_process_all() == 2  # their own messages' work
+    after = snapshot()
+    assert len(after[1]) == 8 and recompute_from_nothing() == after
+
+
 def test_rating_one_match_at_a_time_gives_what_a_recompute_gives(play, players):
     for seats, points in [
         ([0, 1], [10, 3]),
