@@ -88,6 +88,46 @@ SECURE_PROXY_SSL_HEADER = (
     ("HTTP_" + _PROXY_HEADER.upper().replace("-", "_"), "https") if _PROXY_HEADER else None
 )
 
+# Security headers on every page (docs/pages.md, "Security headers"). Content-Security-Policy
+# (django-csp): scripts, styles and images from this site only, no inline script or style (the
+# pages' scripts and styles are static files), no plugins, forms that post here only, and no
+# framing by any site (as X-Frame-Options: DENY says to older browsers).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+# The address of the page a link was followed from goes to this site only, never to another.
+SECURE_REFERRER_POLICY = "same-origin"
+# Permissions-Policy (django-permissions-policy): no page uses the camera, the microphone, the
+# position, payments or other devices, so no script on them (nor a frame) may ask for them.
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in [
+        "accelerometer",
+        "camera",
+        "display-capture",
+        "geolocation",
+        "gyroscope",
+        "hid",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "publickey-credentials-get",
+        "serial",
+        "usb",
+        "xr-spatial-tracking",
+    ]
+}
+
 # How many proxies in front of the site append to X-Forwarded-For (1 behind one TLS proxy):
 # the client's address, which the throttles count by, is read that many entries from the end.
 # 0: the address of the connection (a client could otherwise claim any address).
@@ -109,6 +149,7 @@ INSTALLED_APPS = [
     "axes",  # sign-in lockouts for the pages and the admin (after the auth app)
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI's files, served locally (no CDN)
+    "csp",  # the Content-Security-Policy header (its system checks)
     "scorekeeper.matches",
     "scorekeeper.accounts",
     "scorekeeper.outbox",
@@ -120,6 +161,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy, Permissions-Policy and X-Frame-Options headers (below) on
+    # every answer: above the middleware that may answer themselves (axes' 429 page).
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language from the switcher's cookie, else Accept-Language (after sessions, before common).
@@ -132,7 +178,6 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     # Turns a locked-out sign-in into the 429 page (after authentication, per django-axes).
     "axes.middleware.AxesMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, so that it wraps the view and the rendering of its answer: a 5xx writes nothing.
     "scorekeeper.middleware.AtomicWritesMiddleware",
 ]

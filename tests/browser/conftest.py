@@ -4,6 +4,10 @@ live_server. Every test here is marked ``browser``.
 The browser setup is scorekeeper/devtools/browser.py's, shared with ``manage.py screenshots``:
 Debian's Chromium, nothing downloaded. Without it the tests skip with the reason, except under
 ``CI=true``, where a missing browser is a failure: CI must run them.
+
+Every page of every test runs under the site's Content-Security-Policy, and any violation it
+reports (a ``securitypolicyviolation`` event, or the console's word of a blocked resource or a
+bad policy header) fails the test that opened it: ``policy_reports`` collects them.
 """
 
 from __future__ import annotations
@@ -56,20 +60,56 @@ def browser():
         browser.close()
 
 
+# Run in every document before its own scripts (Playwright's init scripts are not subject to
+# the page's CSP): each violation the browser reports is handed to the test.
+REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", function (e) {
+  window.__reportPolicyViolation({
+    page: document.location.href, directive: e.effectiveDirective, blocked: e.blockedURI,
+    source: e.sourceFile, line: e.lineNumber, sample: e.sample,
+  });
+}, true);
+"""
+#: The console's words for a resource the CSP blocked and for a policy header it cannot read.
+POLICY_WORDS = ("Content Security Policy", "Content-Security-Policy", "Permissions-Policy")
+
+
+def _address(message) -> str:
+    """The page's address, and the resource's when the message is about another."""
+    page = message.page.url if message.page else ""
+    where = message.location.get("url", "")
+    return page if where in ("", page) else f"{page} ({where})"
+
+
 @pytest.fixture
-def phone(browser):
+def policy_reports():
+    """What the pages of this test reported about the security policies: ``violations`` (the
+    ``securitypolicyviolation`` events) and ``console`` (every console message, as
+    (type, text, page address)). The ``phone`` fixture fails the test on any violation."""
+    return {"violations": [], "console": []}
+
+
+@pytest.fixture
+def phone(browser, policy_reports):
     """A fresh phone-sized browser context (no cookies), English unless a test says otherwise."""
     contexts = []
 
     def open_context(locale: str = "en-GB", **options):
         context = phone_context(browser, locale=locale, **options)
         context.set_default_timeout(10_000)
+        violations, console = policy_reports["violations"], policy_reports["console"]
+        context.expose_binding("__reportPolicyViolation", lambda _source, report: violations.append(report))
+        context.add_init_script(REPORT_VIOLATIONS)
+        context.on("console", lambda message: console.append((message.type, message.text, _address(message))))
         contexts.append(context)
         return context
 
     yield open_context
     for context in contexts:
         context.close()
+    violations = policy_reports["violations"]
+    refusals = [m for m in policy_reports["console"] if any(word in m[1] for word in POLICY_WORDS)]
+    assert not violations and not refusals, f"security policy violations: {violations} {refusals}"
 
 
 @pytest.fixture

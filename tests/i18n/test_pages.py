@@ -4,9 +4,11 @@ switcher's cookie or by the signed-in user's preference; times in the viewer's t
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.urls import reverse
 from django.utils import translation
 from django.utils.html import escape
@@ -199,5 +201,7 @@ def test_the_users_time_zone_wins_over_the_browsers(scorer, user, tally_match):
 
 def test_every_page_sets_the_browsers_time_zone_cookie(client):
     body = client.get(reverse("home")).content.decode()
-    assert "Intl.DateTimeFormat().resolvedOptions().timeZone" in body
-    assert 'document.cookie = "tz="' in body
+    assert '<script src="/static/scorekeeper/site.js" defer></script>' in body  # a file: the CSP
+    script = Path(finders.find("scorekeeper/site.js")).read_text(encoding="utf-8")
+    assert "Intl.DateTimeFormat().resolvedOptions().timeZone" in script
+    assert 'document.cookie = "tz="' in script

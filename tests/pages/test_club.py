@@ -438,7 +438,7 @@ def test_the_new_match_page_has_a_plain_title_and_its_script_once(client, user, 
     body = client.get(reverse("match-new-game", args=["tally"])).content.decode()
     title = body[body.index("<title>") : body.index("</title>")]
     assert title.startswith("<title>New ") and title.endswith(" match · Scorekeeper") and "<" not in title[7:]
-    assert body.count('var slot = document.getElementById("prediction-slot")') == 1
+    assert body.count("/static/matches/match_form.js") == 1 and body.count('id="prediction-slot"') == 1
 
 
 def test_starting_the_match_still_creates_it(client, user, players):

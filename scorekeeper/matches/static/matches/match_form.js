@@ -1,0 +1,28 @@
+/* The new-match form (templates/matches/match_form.html). */
+// With JavaScript the chances follow the choice of players: the form is sent as "Show the
+// chances" (nothing is created) and the answer's chances replace these; one request at a time.
+(function () {
+  var form = document.getElementById("match-form");
+  var slot = document.getElementById("prediction-slot");
+  if (!form || !slot || !window.fetch) return;
+  var timer = null, busy = false, again = false;
+  function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    var data = new FormData(form);
+    data.set("chances", "1");
+    fetch(window.location.href, { method: "POST", body: data, credentials: "same-origin" })
+      .then(function (response) { return response.text(); })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("prediction-slot");
+        if (fresh) slot.innerHTML = fresh.innerHTML;
+      })
+      .catch(function () {})
+      .then(function () { busy = false; if (again) { again = false; refresh(); } });
+  }
+  form.addEventListener("change", function (event) {
+    if (!/^(seat|new)_/.test(event.target.name || "")) return;
+    clearTimeout(timer);
+    timer = setTimeout(refresh, 250);
+  });
+})();
