@@ -55,6 +55,8 @@ class Site:
     users: dict = field(default_factory=dict)
     token: str = ""
     in_progress: list[Match] = field(default_factory=list)
+    #: The record of each match in progress's next hand (match id → record).
+    next_records: dict[int, dict] = field(default_factory=dict)
     corrected: list[Match] = field(default_factory=list)
 
 
@@ -139,6 +141,7 @@ def populate(client) -> Site:
             reason="agreed at the table",
         )
         site.in_progress.append(match)
+        site.next_records[match.pk] = case["hands"][1]
 
     finished = list(Match.objects.filter(status="finished").order_by("pk"))
     services.match_void(match=finished[0], by=ann, reason="recorded twice")
