@@ -9,13 +9,13 @@ The file is JSON (gzip-compressed when its name ends in ``.gz``)::
      "check": {"tables": {label: {count, digest}}, "sheets": {count, digest, matches},
                "ratings": {count, digest}, "pending": {…}}}
 
-``objects`` is what ``manage.py dumpdata --natural-foreign`` writes, and the import hands it to
-``manage.py loaddata``: Django's own serialization, deserialization, constraint checks and
-sequence reset, in one transaction. Users, content types and permissions are named by their
-natural keys (a fresh database's content types and permissions, made by ``migrate``, have other
-ids); every other row keeps its id, so a match is at the same address after a restore. Two
-things differ from ``dumpdata``: times keep their microseconds (Django's JSON encoder cuts them
-to milliseconds, and the pool order of the ratings and the sheets' times need them whole), and
+``objects`` is what ``manage.py dumpdata`` writes, and the import hands it to ``manage.py
+loaddata``: Django's own serialization, deserialization, constraint checks and sequence reset,
+in one transaction. Every carried row keeps its id, so a match is at the same address after a
+restore, and is named by it; the rows ``migrate`` makes, content types and permissions, are
+named by their natural keys (a fresh database has them under other ids). Two things differ
+from ``dumpdata``: times keep their microseconds (Django's JSON encoder cuts them to
+milliseconds, and the pool order of the ratings and the sheets' times need them whole), and
 every row is written in a canonical form (sorted keys, sorted many-to-many lists) from which
 its table's digest is taken.
 
@@ -137,8 +137,8 @@ class Digest:
 
 # -- reading the site --------------------------------------------------------------------
 def _natural_foreign_keys(model: type[Model]) -> list[str]:
-    """The foreign keys of ``model`` that are written as natural keys (users, content types):
-    read with their rows, else the serializer reads each one on its own."""
+    """The foreign keys of ``model`` to models with natural keys (users, content types): read
+    with their rows, else the serializer reads each one on its own."""
     return [
         field.name
         for field in model._meta.concrete_fields
@@ -146,10 +146,24 @@ def _natural_foreign_keys(model: type[Model]) -> list[str]:
     ]
 
 
+def _to_carried(model: type[Model]) -> tuple[list, list]:
+    """The foreign keys and many-to-many fields of ``model`` to carried models that have
+    natural keys (users, groups): written as ids, since those rows keep their ids, and a
+    natural key would cost the load a query for every row naming one."""
+    carried = {apps.get_model(label) for label in CARRIED}
+    fields = [*model._meta.concrete_fields, *model._meta.many_to_many]
+    named = [
+        f
+        for f in fields
+        if f.is_relation and f.related_model in carried and hasattr(f.related_model, "natural_key")
+    ]
+    return [f for f in named if not f.many_to_many], [f for f in named if f.many_to_many]
+
+
 def rows(model: type[Model]) -> Iterator[dict[str, Any]]:
-    """Every row of ``model`` as Django serializes it (natural foreign keys), in id order, with
-    its many-to-many lists sorted."""
-    many = [field.name for field in model._meta.many_to_many]
+    """Every row of ``model`` as Django serializes it, in id order: the rows the file carries
+    named by their ids, those ``migrate`` makes (content types, permissions) by their natural
+    keys; many-to-many lists sorted."""
     queryset = model._base_manager.order_by("pk").select_related(*_natural_foreign_keys(model))
     for field in model._meta.many_to_many:
         related = field.related_model
@@ -162,13 +176,20 @@ def rows(model: type[Model]) -> Iterator[dict[str, Any]]:
     for instance in queryset.iterator(chunk_size=CHUNK):
         batch.append(instance)
         if len(batch) == CHUNK:
-            yield from _serialized(batch, many)
+            yield from _serialized(model, batch)
             batch = []
-    yield from _serialized(batch, many)
+    yield from _serialized(model, batch)
 
 
-def _serialized(batch: list[Model], many: list[str]) -> Iterator[dict[str, Any]]:
-    for row in serializers.serialize("python", batch, use_natural_foreign_keys=True):
+def _serialized(model: type[Model], batch: list[Model]) -> Iterator[dict[str, Any]]:
+    by_id, many_by_id = _to_carried(model)
+    many = [field.name for field in model._meta.many_to_many]
+    serialized = serializers.serialize("python", batch, use_natural_foreign_keys=True)
+    for instance, row in zip(batch, serialized, strict=True):
+        for field in by_id:
+            row["fields"][field.name] = getattr(instance, field.attname)
+        for field in many_by_id:
+            row["fields"][field.name] = [related.pk for related in getattr(instance, field.name).all()]
         for name in many:
             row["fields"][name] = sorted(row["fields"][name], key=canonical)
         yield row
