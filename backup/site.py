@@ -337,9 +337,19 @@ def read(path: str | Path) -> dict[str, Any]:
             f"{path} is of format_version {document.get('format_version')!r}; "
             f"this release reads {FORMAT_VERSION}"
         )
+    check = document.get("check")
     missing = [key for key in ("migrations", "objects", "check") if key not in document]
-    if missing:
-        raise BackupError(f"{path} lacks {', '.join(missing)}: it is not a complete export")
+    missing += [
+        f"check.{key}"
+        for key in ("tables", "sheets", "ratings", "pending")
+        if isinstance(check, dict) and key not in check
+    ]
+    shaped = all(
+        isinstance(document.get(key), kind)
+        for key, kind in (("migrations", dict), ("objects", list), ("check", dict))
+    )
+    if missing or not shaped:
+        raise BackupError(f"{path} lacks {', '.join(missing) or 'its parts'}: it is not a complete export")
     return document
 
 
