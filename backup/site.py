@@ -390,7 +390,7 @@ def site_import(*, path: str | Path, force: bool = False, recompute: bool = True
     ids: dict[str, set] = {model._meta.label_lower: set() for model in carried_models()}
     for row in objects:
         label = row.get("model") if isinstance(row, dict) else None
-        if not isinstance(label, str) or label not in ids or "pk" not in row:
+        if not isinstance(label, str) or label not in ids or not isinstance(row.get("pk"), int | str):
             raise BackupError(f"the file holds a row that no carried table takes: {str(row)[:200]}")
         ids[label].add(row["pk"])
     with tempfile.TemporaryDirectory() as folder:
