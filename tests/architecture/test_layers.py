@@ -39,11 +39,15 @@ def below_ratings() -> list[Path]:
     return sorted(init.parent for init in inits if init.parent != DEV_ONLY)
 
 
-#: (package, the top-level packages it must not import).
-IMPORT_RULES = [(package, ("ratings", "api")) for package in below_ratings()] + [(ROOT / "ratings", ("api",))]
+#: (package, the top-level packages it must not import). ``backup`` (site export and import)
+#: is an interface beside ``api``: it may import every app it carries, and no app imports it.
+IMPORT_RULES = [(package, ("ratings", "api", "backup")) for package in below_ratings()] + [
+    (ROOT / "ratings", ("api", "backup")),
+    (ROOT / "api", ("backup",)),
+]
 
 #: The apps whose code must not name another app's table.
-APP_PACKAGES = [*below_ratings(), ROOT / "ratings", ROOT / "api"]
+APP_PACKAGES = [*below_ratings(), ROOT / "ratings", ROOT / "api", ROOT / "backup"]
 
 
 def modules(package: Path) -> list[Path]:

@@ -1,0 +1,238 @@
+"""Upgrading a populated site from the previous release loses nothing (docs/operations.md,
+"Upgrading").
+
+The test database is emptied and built again as the previous release built it: every app
+migrated forwards from nothing to its latest migration of then (Django's ``MigrationExecutor``;
+django-test-migrations truncates one plan across the apps, which here would apply this
+release's ``matches 0011`` and ``idempotency 0001`` as well), and ``post_migrate`` sent with that
+schema's models, as ``migrate`` sends it (the content types and permissions of then). It is
+populated with a row in every table: the site's own rows through this release's services,
+whose tables the previous release had in exactly this shape (checked first, table by table),
+and the idempotency key, whose table moved, through the previous release's model. Then
+``manage.py migrate`` upgrades it, as an operator would, and every row of every table must
+be as it was (but for what the upgrade is meant to change: the key's table renamed, its
+content type relabelled), every score sheet the same, every rating the same and the same
+again after a full recompute; the old token still signs in, the old key still replays.
+
+Runs on the test database's engine: SQLite, and PostgreSQL in CI.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+
+import pytest
+from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
+from django.core.management import call_command
+from django.core.management.sql import emit_post_migrate_signal
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+from rest_framework.test import APIClient
+
+from backup.site import migrations
+from ratings.models import PlayerRating, RatingHistory
+from ratings.services import rating_recompute_request
+from scorekeeper.matches.models import Hand, Match, Player
+from scorekeeper.matches.selectors import match_score_sheet
+from scorekeeper.matches.services import player_create
+from tests.upgrade.populated import populate
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+#: The previous release: each of the site's apps at its latest migration of commit 46a836a,
+#: before the idempotency keys moved from the matches app to their own. At the next release,
+#: put this release's latest migrations here (and in the two constants below what it changes).
+PREVIOUS_RELEASE = {
+    "accounts": "0001_initial",
+    "api": "0001_tokens_hashed",
+    "matches": "0010_field_names_for_people",
+    "outbox": "0002_field_names_for_people",
+    "ratings": "0005_history_partitioned_by_pool",
+}
+#: Apps the previous release did not have.
+NEW_APPS = {"idempotency"}
+#: The tables the upgrade renames (with every row), and the models whose content type it moves.
+RENAMED_TABLES = {"matches_idempotencykey": "idempotency_idempotencykey"}
+MOVED_CONTENT_TYPES = {("matches", "idempotencykey"): ("idempotency", "idempotencykey")}
+
+
+def drop_every_table():
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        tables = connection.introspection.table_names(cursor)
+        if connection.vendor == "sqlite":
+            cursor.execute("PRAGMA foreign_keys = OFF")
+        for table in tables:
+            cursor.execute(
+                f"DROP TABLE {quote(table)}" + (" CASCADE" if connection.vendor == "postgresql" else "")
+            )
+        if connection.vendor == "sqlite":
+            cursor.execute("PRAGMA foreign_keys = ON")
+
+
+def migrate_to_the_previous_release():
+    """The database as the previous release's ``migrate`` left it; its models (historical)."""
+    drop_every_table()
+    executor = MigrationExecutor(connection)
+    targets = [
+        (app, PREVIOUS_RELEASE.get(app, name))
+        for app, name in executor.loader.graph.leaf_nodes()
+        if app not in NEW_APPS
+    ]
+    plan = executor.migration_plan(targets)
+    executor.migrate(targets, plan=plan)
+    old = executor.loader.project_state(targets).apps
+    emit_post_migrate_signal(0, False, connection.alias, apps=old, plan=plan)
+    ContentType.objects.clear_cache()
+    return old
+
+
+def database_schema() -> dict[str, tuple]:
+    """Each table as the database has it (introspected): its columns with their types and
+    nullability, its constraints and indexes with their columns and kinds."""
+    introspection = connection.introspection
+    tables = {}
+    with connection.cursor() as cursor:
+        for table in introspection.table_names(cursor):
+            if table == "django_migrations":
+                continue
+            columns = sorted(
+                (c.name, str(c.type_code), c.null_ok)
+                for c in introspection.get_table_description(cursor, table)
+            )
+            constraints = sorted(
+                (
+                    name,
+                    tuple(c["columns"]),
+                    c["primary_key"],
+                    c["unique"],
+                    c["foreign_key"],
+                    c["check"],
+                    c["index"],
+                )
+                for name, c in introspection.get_constraints(cursor, table).items()
+            )
+            tables[table] = (columns, constraints)
+    return tables
+
+
+def every_table() -> dict[str, list]:
+    """Every row of every table (but the migration history), read raw, columns by name."""
+    quote = connection.ops.quote_name
+    found = {}
+    with connection.cursor() as cursor:
+        for table in connection.introspection.table_names(cursor):
+            if table == "django_migrations":
+                continue
+            cursor.execute(f"SELECT * FROM {quote(table)}")
+            columns = [column[0] for column in cursor.description]
+            found[table] = sorted(
+                (dict(zip(columns, row, strict=True)) for row in cursor.fetchall()), key=repr
+            )
+    return found
+
+
+def every_sheet() -> dict[int, dict]:
+    return {match.pk: match_score_sheet(match=match) for match in Match.objects.order_by("pk")}
+
+
+def every_rating() -> tuple[list, list]:
+    """The ratings named by game, player and match (the history's ids change in a recompute)."""
+    current = PlayerRating.objects.order_by("pool__game", "player_id").values_list(
+        "pool__game", "player_id", "mu", "sigma", "conservative", "matches", "wins", "last_played_at"
+    )
+    history = RatingHistory.objects.order_by("pool__game", "match_id", "player_id").values_list(
+        "pool__game", "match_id", "player_id", "finished_at", "side", "place",
+        "mu_before", "sigma_before", "mu_after", "sigma_after", "win_probability",
+    )  # fmt: skip
+    return list(current), list(history)
+
+
+def fingerprint(method: str, path: str, body) -> str:
+    """An idempotency key's fingerprint as the previous release computed it (api/idempotency.py
+    then): the HMAC of the request's method, path, If-Match and body."""
+    payload = {"method": method, "path": path, "if_match": None, "body": body}
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+    return hmac.new(settings.SECRET_KEY.encode(), text.encode(), hashlib.sha256).hexdigest()
+
+
+@pytest.fixture
+def previous_release():
+    """The database at the previous release's migrations (its models, and this release's
+    schema as the test database had it before); at the end at this release's migrations again,
+    whatever happened, for the tests that follow."""
+    this_release = database_schema()
+    try:
+        yield migrate_to_the_previous_release(), this_release
+    finally:
+        call_command("migrate", verbosity=0)
+        ContentType.objects.clear_cache()
+
+
+def test_an_upgrade_from_the_previous_release_keeps_every_row_sheet_and_rating(
+    previous_release, tasks_in_process, client
+):
+    old, this_release = previous_release
+    assert {app: name for app, name in migrations().items() if app in PREVIOUS_RELEASE} == PREVIOUS_RELEASE
+    assert not set(migrations()) & NEW_APPS
+    # This release's services write the site's rows at the previous release's schema: its
+    # tables are this release's, but for the ones the upgrade renames.
+    then = database_schema()
+    assert {RENAMED_TABLES.get(table, table): shape for table, shape in then.items()} == this_release
+    site = populate(client)
+    ann = site.users["ann"]
+    zoe = player_create(name="Zoé", by=ann)
+    stored = {"id": zoe.pk, "name": "Zoé", "user": None}
+    old.get_model("matches", "IdempotencyKey").objects.create(
+        user_id=ann.pk, key="retry-1", fingerprint=fingerprint("POST", "/api/v1/players", {"name": "Zoé"}),
+        method="POST", path="/api/v1/players", status_code=201, response=stored,
+        headers={"Location": f"http://testserver/api/v1/players/{zoe.pk}"},
+    )  # fmt: skip
+    before = every_table()
+    assert [table for table, rows in before.items() if not rows] == []  # a row in every table
+    assert (
+        Hand.objects.filter(status="superseded").exists() and Hand.objects.filter(status="disputed").exists()
+    )
+    sheets, ratings = every_sheet(), every_rating()
+    assert ratings[0] and ratings[1]
+
+    call_command("migrate", verbosity=0)  # the upgrade
+    ContentType.objects.clear_cache()
+
+    expected = {RENAMED_TABLES.get(table, table): rows for table, rows in before.items()}
+    expected["django_content_type"] = sorted(
+        (
+            dict(zip(("id", "app_label", "model"), (row["id"], *moved), strict=True))
+            if (moved := MOVED_CONTENT_TYPES.get((row["app_label"], row["model"])))
+            else row
+            for row in before["django_content_type"]
+        ),
+        key=repr,
+    )
+    assert every_table() == expected
+    assert every_sheet() == sheets
+    assert every_rating() == ratings
+    rating_recompute_request()  # a full recompute gives them again
+    assert every_rating() == ratings
+
+    # The site goes on: the old token signs in, the old key replays, a new key is kept.
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {site.token}")
+    replay = api.post("/api/v1/players", {"name": "Zoé"}, format="json", HTTP_IDEMPOTENCY_KEY="retry-1")
+    assert (replay.status_code, replay.json(), replay["Idempotent-Replayed"]) == (201, stored, "true")
+    assert Player.objects.filter(name="Zoé").count() == 1
+    match = Match.objects.get(pk=site.in_progress[0].pk)
+    body = {
+        "record": site.next_records[match.pk], "version": match.version,
+        "accept_declared": True, "reason": "after the upgrade",
+    }  # fmt: skip
+    recorded = api.post(
+        f"/api/v1/matches/{match.pk}/hands", body, format="json", HTTP_IDEMPOTENCY_KEY="new-1"
+    )
+    assert recorded.status_code == 201, recorded.json()
+    assert recorded.json()["hand"]["number"] == 2
+    again = api.post(f"/api/v1/matches/{match.pk}/hands", body, format="json", HTTP_IDEMPOTENCY_KEY="new-1")
+    assert again["Idempotent-Replayed"] == "true" and again.json() == recorded.json()
