@@ -40,7 +40,10 @@ ERROR_DESCRIPTIONS = {
         "says what is current), `match_over`, `match_void`, `status_conflict`"
     ),
     413: gettext_lazy("`body_too_large`: the body is over the cap (64 KiB; an import 4 MiB)"),
-    415: gettext_lazy("`unsupported_media_type`: the body is not JSON (`Content-Type: application/json`)"),
+    415: gettext_lazy(
+        "`unsupported_media_type`: a body of a type the operation does not take (JSON; the sign-in "
+        "also a form)"
+    ),
     422: gettext_lazy("`idempotency_key_reused`: the Idempotency-Key was used for another request"),
     429: gettext_lazy("`throttled`: too many requests; `Retry-After` says how many seconds to wait"),
 }
@@ -226,7 +229,7 @@ def add_error_range(result, generator, request, public):
                     "4XX",
                     {
                         "description": gettext_lazy(
-                            "Any other client error (405, 406 …), in the common shape"
+                            "Any other client error (405, 406, 415 …), in the common shape"
                         ),
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
                     },

@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import exceptions as drf_exceptions
 from rest_framework import generics, serializers, status
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -36,6 +36,7 @@ from scorekeeper.rules import RULESETS, OptionsInvalid, UnknownGame, find_rulese
 from . import schema, tokens
 from .parsers import CappedFormParser, CappedMultiPartParser, StrictJSONParser
 from .serializers import (
+    ErrorSerializer,
     EvaluationSerializer,
     GameSerializer,
     HandCreateSerializer,
@@ -173,7 +174,11 @@ class TokenCreate(APIView):
                     "expiry": serializers.DateTimeField(allow_null=True),
                 },
             ),
-            **schema.errors(400, 429),
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description=gettext_lazy("Wrong username or password (`authorization`), or a malformed body"),
+            ),
+            **schema.errors(429),
         },
         auth=[],
     )

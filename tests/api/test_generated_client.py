@@ -95,7 +95,7 @@ def assert_complete(value, path="answer"):
 
 
 def test_every_module_of_the_generated_client_imports(client_package):
-    document, package = client_package
+    _document, package = client_package
 
     modules = [m.name for m in pkgutil.walk_packages(package.__path__, f"{PACKAGE}.")]
     for name in modules:
@@ -121,7 +121,7 @@ def test_a_generated_client_plays_a_partie_from_sign_in_to_prediction(
 ):
     from ratings.services import rating_events_process_all
 
-    _, _package = client_package
+    assert client_package  # generated and importable
     from scorekeeper_client import AuthenticatedClient, Client
     from scorekeeper_client.api.v1 import (
         v1_auth_token_create,
@@ -144,8 +144,8 @@ def test_a_generated_client_plays_a_partie_from_sign_in_to_prediction(
         PaginatedLeaderboardEntryList,
         Player,
         PlayerCreateRequest,
-        PredictRequest,
         Prediction,
+        PredictRequest,
         TokenRequest,
         TokenResponse,
     )
