@@ -325,7 +325,7 @@ class RecomputeList(generics.GenericAPIView):
     )
     @idempotent
     def post(self, request):
-        data = request.data if request.data is not None else {}
+        data = request.data  # {} for no body at all: every pool; a JSON null is no object
         if not isinstance(data, dict):
             raise errors.Invalid(_("the body must be a JSON object"), code="body_not_object")
         serializer = RecomputeRequestSerializer(data=data)

@@ -62,11 +62,13 @@ def keep_the_test_connection():
 
 @pytest.fixture
 def rows(django_user_model):
-    """A user with a fresh token who owns a piquet match with one hand; six players exist."""
+    """A staff user with a fresh token who owns a piquet match with one hand; six players exist."""
     from api.tokens import token_create
     from scorekeeper.matches.services import hand_record, match_create, player_create
 
-    user = django_user_model.objects.create_user("schemathesis")
+    # Staff, so that the recompute's operations are reached too (its jobs' tasks would start
+    # after the commit, which the test's transaction never makes).
+    user = django_user_model.objects.create_user("schemathesis", is_staff=True)
     players = [player_create(name=name, by=user) for name in ("Ada", "Bea", "Cid", "Dot", "Eve", "Fay")]
     case = json.loads(PIQUET.read_text(encoding="utf-8"))[0]
     match = match_create(game="piquet", players=players[:2], by=user)
