@@ -103,6 +103,12 @@ def _game_enum_ref(registry) -> dict:
     return component.ref
 
 
+def _named(registry, name: str, schema: dict) -> dict:
+    component = ResolvedComponent(name=name, type=ResolvedComponent.SCHEMA, object=name, schema=schema)
+    registry.register_on_missing(component)
+    return component.ref
+
+
 class GameFieldExtension(OpenApiSerializerFieldExtension):
     """``GameField``: the ``GameEnum`` component, read from the registry as the schema is made."""
 
@@ -188,6 +194,12 @@ class AutoSchema(openapi.AutoSchema):
         for parameter in parameters:
             if parameter["name"] == "game" and parameter["in"] == "path":
                 parameter["schema"] = _game_enum_ref(registry)
+            if parameter["name"] == "status" and parameter["in"] == "query":
+                # The match filter's: the MatchStatusEnum of the answers, not an enum of its own
+                # (a generated client's V1MatchesListStatus).
+                parameter["schema"] = {"$ref": "#/components/schemas/MatchStatusEnum"}
+            if parameter["name"] == "format" and parameter["in"] == "query":
+                parameter["schema"] = _named(registry, "ExportFileFormatEnum", parameter["schema"])
             if parameter["name"] == "page" and parameter["in"] == "query":
                 parameter["schema"].setdefault("minimum", 1)
             if parameter["name"] == "page_size" and parameter["in"] == "query":
