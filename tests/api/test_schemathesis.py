@@ -13,8 +13,9 @@ app is called in-process (WSGI) inside the test's database transaction, so it ru
 and on PostgreSQL alike. A few players and a piquet match with a hand exist, and about half of
 the generated ids are pointed at them, so that the deeper paths are reached.
 
-Bounded: ``MAX_EXAMPLES`` generated cases per operation and phase (SCHEMATHESIS_MAX_EXAMPLES
-overrides it), ``STATEFUL_EXAMPLES`` scenarios of at most ``STATEFUL_STEPS`` calls, no deadline.
+Bounded: ``MAX_EXAMPLES`` fuzzed cases per operation (SCHEMATHESIS_MAX_EXAMPLES overrides it;
+the coverage phase's cases are a fixed set of its own), ``STATEFUL_EXAMPLES`` scenarios of at
+most ``STATEFUL_STEPS`` calls, no deadline: about a minute and a half in all.
 """
 
 from __future__ import annotations
