@@ -15,8 +15,9 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
 from rest_framework.generics import get_object_or_404
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -30,7 +31,7 @@ from scorekeeper.matches.models import Match
 from scorekeeper.rules.options import PRESETS
 
 from . import schema
-from .serializers import MAX_ID, MatchDetailSerializer
+from .serializers import MAX_ID, BodySerializer, GameField, MatchDetailSerializer
 
 FORMAT = OpenApiParameter(
     "format",
@@ -64,7 +65,7 @@ def _inert(cell):
 
 
 # -- the document ----------------------------------------------------------------------
-class ExportPlayerSerializer(serializers.Serializer):
+class ExportPlayerSerializer(BodySerializer):
     seat = serializers.IntegerField(
         required=False, min_value=0, help_text=gettext_lazy("information: the list is in seat order")
     )
@@ -74,6 +75,8 @@ class ExportPlayerSerializer(serializers.Serializer):
     player = serializers.IntegerField(
         required=False,
         write_only=True,
+        min_value=1,
+        max_value=MAX_ID,
         help_text=gettext_lazy("import only: an existing player of this site, by id"),
     )
     team = serializers.IntegerField(required=False, allow_null=True, min_value=0)
@@ -94,11 +97,11 @@ class ExportPlayerSerializer(serializers.Serializer):
         return attrs
 
 
-class ExportHandSerializer(serializers.Serializer):
+class ExportHandSerializer(BodySerializer):
     number = serializers.IntegerField(
         required=False, min_value=1, help_text=gettext_lazy("information: hands are in order")
     )
-    record = serializers.JSONField(
+    record = serializers.DictField(
         help_text=gettext_lazy("the hand record as the scorers entered it (the game's record schema)")
     )
     accept_declared = serializers.BooleanField(
@@ -120,15 +123,27 @@ class ExportHandSerializer(serializers.Serializer):
     mismatches = serializers.JSONField(read_only=True)
 
 
-class MatchExportSerializer(serializers.Serializer):
+@extend_schema_field({"type": "string", "enum": [exchange.FORMAT]}, component_name="ExportFormatEnum")
+class FormatField(serializers.CharField):
+    """The document's ``format``: one value (checked by ``MatchExportSerializer.validate_format``)."""
+
+
+@extend_schema_field(
+    {"type": "integer", "enum": [exchange.FORMAT_VERSION]}, component_name="ExportFormatVersionEnum"
+)
+class FormatVersionField(serializers.IntegerField):
+    """The document's ``format_version``: the one this site reads."""
+
+
+class MatchExportSerializer(BodySerializer):
     """A match export. An import reads format, format_version, game, preset, options, title,
     players (name or player, team), hands (record, accept_declared, reason), status and
     void_reason; the other fields are information and are recomputed on import."""
 
-    format = serializers.CharField(
+    format = FormatField(
         help_text=lazy(lambda: _("always %(format)s") % {"format": repr(exchange.FORMAT)}, str)()
     )
-    format_version = serializers.IntegerField(
+    format_version = FormatVersionField(
         help_text=lazy(lambda: _("%(version)s for this site") % {"version": exchange.FORMAT_VERSION}, str)()
     )
     site = serializers.CharField(
@@ -144,7 +159,7 @@ class MatchExportSerializer(serializers.Serializer):
         read_only=True, help_text=gettext_lazy("the match's id on the exporting site")
     )
     version = serializers.IntegerField(read_only=True)
-    game = serializers.CharField(max_length=32)
+    game = GameField(help_text=None)
     preset = serializers.ChoiceField(choices=PRESETS, default="classic")
     options = serializers.DictField(default=dict)
     title = serializers.CharField(default="", allow_blank=True, max_length=200)
@@ -194,6 +209,9 @@ class MatchExport(APIView):
         },
     )
     def get(self, request, pk, format=None):
+        if request.query_params.get("format") == "":
+            # DRF reads an empty ?format= as none given; any other unknown one is its 404.
+            raise NotFound()
         match = get_object_or_404(Match.objects.all(), pk=pk)
         fmt = request.accepted_renderer.format
         return Response(

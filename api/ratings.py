@@ -22,7 +22,7 @@ from scorekeeper.matches.models import Player
 from scorekeeper.rules import UnknownGame, find_ruleset
 
 from . import schema
-from .serializers import MAX_ID
+from .serializers import BodySerializer, GameField, PlayerIdsField
 
 # -- serializers ---------------------------------------------------------------------------
 DISPLAYED = gettext_lazy("the displayed (conservative) rating, mu − z·sigma (docs/ratings.md)")
@@ -116,14 +116,9 @@ class HistoryEntrySerializer(serializers.Serializer):
         return _value(row.mu_after, row.sigma_after)
 
 
-class PredictRequestSerializer(serializers.Serializer):
-    game = serializers.CharField(max_length=32, help_text=gettext_lazy("a key of GET /api/v1/games"))
-    players = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
-        min_length=2,
-        max_length=16,
-        help_text=gettext_lazy("player ids in seat order"),
-    )
+class PredictRequestSerializer(BodySerializer):
+    game = GameField()
+    players = PlayerIdsField(min_length=2)
     teams = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=15),
         required=False,
@@ -162,9 +157,9 @@ class PredictionSerializer(serializers.Serializer):
     )
 
 
-class RecomputeRequestSerializer(serializers.Serializer):
+class RecomputeRequestSerializer(BodySerializer):
     games = serializers.ListField(
-        child=serializers.CharField(max_length=32),
+        child=GameField(help_text=None),
         required=False,
         max_length=64,
         help_text=gettext_lazy("the pools to rebuild; default every pool"),
@@ -330,7 +325,7 @@ class RecomputeList(generics.GenericAPIView):
     )
     @idempotent
     def post(self, request):
-        data = request.data if request.data is not None else {}
+        data = request.data  # {} for no body at all: every pool; a JSON null is no object
         if not isinstance(data, dict):
             raise errors.Invalid(_("the body must be a JSON object"), code="body_not_object")
         serializer = RecomputeRequestSerializer(data=data)

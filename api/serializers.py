@@ -7,6 +7,8 @@ schema describes exactly what is sent.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema_field
@@ -21,6 +23,100 @@ from scorekeeper.rules.options import PRESETS
 #: Database ids are 64-bit; a larger number is a 400, not a database error.
 MAX_ID = 2**63 - 1
 MAX_VERSION = 2**31 - 1
+
+
+# -- request bodies ------------------------------------------------------------------------
+class BodySerializer(serializers.Serializer):
+    # A JSON request body: each field takes the JSON type its schema documents, as it is sent.
+    # DRF's fields convert what they can ("5" and 5.0 to 5, 1 to True, 5 to "5") and count a
+    # string's length after trimming it, so bodies the OpenAPI schema calls invalid were taken.
+    # Checked here, before the fields run, each with the field's own error (`invalid`,
+    # `not_a_list`, `max_length` …): the schema is then the server's rule (docs/api.md, "The
+    # schema, checked"). A comment, not a docstring: drf-spectacular would make a docstring
+    # every body's description.
+
+    def to_internal_value(self, data):
+        if not isinstance(data, Mapping):
+            return super().to_internal_value(data)
+        wrong = {}
+        for field in self._writable_fields:
+            if field.field_name in data:
+                detail = _type_error(field, data[field.field_name])
+                if detail:
+                    wrong[field.field_name] = detail
+        if not wrong:
+            return super().to_internal_value(data)
+        # Every field's error, as DRF lists them: the others are validated without the wrong ones
+        # (whose "required" is not the error to show).
+        others = {}
+        try:
+            super().to_internal_value({k: v for k, v in data.items() if k not in wrong})
+        except serializers.ValidationError as exc:
+            others = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+        merged = {**others, **wrong}
+        raise serializers.ValidationError(
+            {name: merged[name] for name in [*self.fields, *others] if name in merged}
+        )
+
+
+def _fail(field, key: str, **params):
+    try:
+        field.fail(key, **params)
+    except serializers.ValidationError as exc:
+        return exc.detail
+    return None  # pragma: no cover (fail always raises)
+
+
+def _type_error(field, value):
+    """The field's error if ``value`` is not of the JSON type (and length) its schema says, else None.
+
+    ``None`` is left to the field (``allow_null``); nested serializers check their own fields.
+    """
+    if value is None:
+        return None
+    if isinstance(field, serializers.ListField):
+        if not isinstance(value, list):
+            return _fail(field, "not_a_list", input_type=type(value).__name__)
+        items = {i: e for i, item in enumerate(value) if (e := _type_error(field.child, item))}
+        return items or None
+    if isinstance(field, serializers.DictField):
+        if not isinstance(value, dict):
+            return _fail(field, "not_a_dict", input_type=type(value).__name__)
+        return None
+    if isinstance(field, serializers.BooleanField):
+        return None if isinstance(value, bool) else _fail(field, "invalid")
+    if isinstance(field, serializers.IntegerField):
+        return None if isinstance(value, int) and not isinstance(value, bool) else _fail(field, "invalid")
+    if isinstance(field, serializers.ChoiceField):
+        return None if isinstance(value, str) else _fail(field, "invalid_choice", input=str(value)[:40])
+    if isinstance(field, serializers.CharField):
+        if not isinstance(value, str):
+            return _fail(field, "invalid")
+        # As sent: the schema's maxLength counts what the client sends, trimmed or not.
+        if field.max_length is not None and len(value) > field.max_length:
+            return _fail(field, "max_length", max_length=field.max_length)
+    return None
+
+
+class GameField(serializers.CharField):
+    """A game key: the schema lists the registry's keys (``api.schema.GameFieldExtension``); the
+    service refuses any other with ``game_unknown``, as it always did."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", 32)
+        kwargs.setdefault("help_text", gettext_lazy("a key of GET /api/v1/games"))
+        super().__init__(**kwargs)
+
+
+class PlayerIdsField(serializers.ListField):
+    """Player ids in seat order. The schema says what the services check: at least as many as the
+    smallest table of any game, each id once (``api.schema.PlayerIdsFieldExtension``)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("child", serializers.IntegerField(min_value=1, max_value=MAX_ID))
+        kwargs.setdefault("max_length", 16)
+        kwargs.setdefault("help_text", gettext_lazy("player ids in seat order"))
+        super().__init__(**kwargs)
 
 
 # -- errors ------------------------------------------------------------------------------
@@ -137,10 +233,15 @@ class ErrorSerializer(serializers.Serializer):
 
 
 # -- the catalog and the dry run -----------------------------------------------------------
+#: An option's kinds and effects (named enums of the schema: settings.SPECTACULAR_SETTINGS).
+OPTION_TYPES = ["bool", "int", "enum", "auto_int"]
+OPTION_EFFECTS = ["scoring", "check", "recorded"]
+
+
 class OptionSpecSerializer(serializers.Serializer):
     name = serializers.CharField()
-    type = serializers.ChoiceField(["bool", "int", "enum", "auto_int"])
-    effect = serializers.ChoiceField(["scoring", "check", "recorded"])
+    type = serializers.ChoiceField(OPTION_TYPES)
+    effect = serializers.ChoiceField(OPTION_EFFECTS)
     label = serializers.CharField(
         help_text=gettext_lazy("the option's name for people, in the request's language")
     )
@@ -173,16 +274,16 @@ class GameSerializer(serializers.Serializer):
     )
 
 
-class ScoreRequestSerializer(serializers.Serializer):
+class ScoreRequestSerializer(BodySerializer):
     preset = serializers.ChoiceField(PRESETS, default="classic")
     options = serializers.DictField(default=dict, help_text=gettext_lazy("overrides of the preset's values"))
     seats = serializers.IntegerField(min_value=1, max_value=64)
-    state = serializers.JSONField(
+    state = serializers.DictField(
         default=None,
         allow_null=True,
         help_text=gettext_lazy("the state before the hand; null = before the first"),
     )
-    hand = serializers.JSONField(help_text=gettext_lazy("the hand record (see the game's record_schema)"))
+    hand = serializers.DictField(help_text=gettext_lazy("the hand record (see the game's record_schema)"))
     accept_declared = serializers.BooleanField(
         default=False,
         help_text=gettext_lazy("preview a disputed hand: the state after it built from the declared values"),
@@ -196,7 +297,7 @@ class PlayerSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "created_at"]
 
 
-class PlayerCreateSerializer(serializers.Serializer):
+class PlayerCreateSerializer(BodySerializer):
     name = serializers.CharField(max_length=100)
 
 
@@ -254,15 +355,11 @@ class PlayerDetailSerializer(PlayerSerializer):
         fields = [*PlayerSerializer.Meta.fields, "match_count", "matches", "matches_url"]
 
 
-class MatchCreateSerializer(serializers.Serializer):
-    game = serializers.CharField(max_length=32, help_text=gettext_lazy("a key of GET /api/v1/games"))
+class MatchCreateSerializer(BodySerializer):
+    game = GameField()
     preset = serializers.ChoiceField(PRESETS, default="classic")
     options = serializers.DictField(default=dict, help_text=gettext_lazy("overrides of the preset's values"))
-    players = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
-        max_length=16,
-        help_text=gettext_lazy("player ids in seat order"),
-    )
+    players = PlayerIdsField()
     teams = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=16),
         max_length=16,
@@ -277,7 +374,7 @@ class MatchCreateSerializer(serializers.Serializer):
 
 
 class MatchFilterSerializer(serializers.Serializer):
-    game = serializers.CharField(required=False, max_length=32)
+    game = GameField(required=False)
     status = serializers.ChoiceField(Match.Status.values, required=False)
     player = serializers.IntegerField(
         required=False, min_value=1, max_value=MAX_ID, help_text=gettext_lazy("a player id")
@@ -289,6 +386,14 @@ class MatchFilterSerializer(serializers.Serializer):
     date_to = serializers.DateField(
         required=False, help_text=gettext_lazy("created on or before this day (UTC)")
     )
+
+    def to_internal_value(self, data):
+        # A query's integer in ASCII digits only, as the schema's `integer` (DRF's field would
+        # also read " 5", "5.0" and "٥").
+        raw = data.get("player") if isinstance(data, Mapping) else None
+        if isinstance(raw, str) and not (raw.isascii() and raw.isdigit()):
+            raise serializers.ValidationError({"player": _fail(self.fields["player"], "invalid")})
+        return super().to_internal_value(data)
 
     def validate_game(self, value):
         # Like ``status``, a choice: a game the site does not know is a 400, not an empty list.
@@ -351,24 +456,21 @@ class MatchStateSerializer(serializers.Serializer):
     # ModelSerializer builds its fields anew from the model for every instance, a cost paid
     # by every write's answer.
     id = serializers.IntegerField(read_only=True, label="ID")
-    status = serializers.ChoiceField(Match.Status.choices, required=False)
+    # Always sent, so required in the schema (a generated client's model has no Unset for them).
+    status = serializers.ChoiceField(Match.Status.choices)
     version = serializers.IntegerField(
-        min_value=0, max_value=MAX_ID, required=False, help_text=Match._meta.get_field("version").help_text
+        min_value=0, max_value=MAX_ID, help_text=Match._meta.get_field("version").help_text
     )
     totals = serializers.SerializerMethodField()
-    state = serializers.JSONField(
-        allow_null=True, required=False, help_text=Match._meta.get_field("state").help_text
-    )
-    result = serializers.JSONField(
-        allow_null=True, required=False, help_text=Match._meta.get_field("result").help_text
-    )
+    state = serializers.JSONField(allow_null=True, help_text=Match._meta.get_field("state").help_text)
+    result = serializers.JSONField(allow_null=True, help_text=Match._meta.get_field("result").help_text)
 
     @extend_schema_field(serializers.ListField(child=serializers.JSONField(), allow_null=True))
     def get_totals(self, match):
         return running_values(match.state)
 
 
-class ScorerAddSerializer(serializers.Serializer):
+class ScorerAddSerializer(BodySerializer):
     username = serializers.CharField(
         max_length=150, help_text=gettext_lazy("the user who may score this match too")
     )
@@ -391,7 +493,7 @@ class VersionField(serializers.IntegerField):
         super().__init__(**kwargs)
 
 
-class ReasonSerializer(serializers.Serializer):
+class ReasonSerializer(BodySerializer):
     reason = serializers.CharField(max_length=2000, help_text=gettext_lazy("why (kept in the audit log)"))
     version = VersionField()
 
@@ -400,18 +502,19 @@ class ReasonSerializer(serializers.Serializer):
 class HandSerializer(serializers.Serializer):
     """One stored version of a hand."""
 
-    # Plain fields, as a ModelSerializer would derive them from Hand (see MatchStateSerializer).
+    # Plain fields, as a ModelSerializer would derive them from Hand (see MatchStateSerializer),
+    # and like those all required: every answer has them.
     number = serializers.IntegerField(min_value=0, max_value=MAX_ID)
-    version = serializers.IntegerField(min_value=0, max_value=MAX_ID, required=False)
-    status = serializers.ChoiceField(Hand.Status.choices, required=False)
-    dealer = serializers.IntegerField(min_value=0, max_value=MAX_ID, allow_null=True, required=False)
+    version = serializers.IntegerField(min_value=0, max_value=MAX_ID)
+    status = serializers.ChoiceField(Hand.Status.choices)
+    dealer = serializers.IntegerField(min_value=0, max_value=MAX_ID, allow_null=True)
     record = serializers.JSONField()
-    declared = serializers.JSONField(allow_null=True, required=False)
-    computed = serializers.JSONField(allow_null=True, required=False)
+    declared = serializers.JSONField(allow_null=True)
+    computed = serializers.JSONField(allow_null=True)
     running = serializers.SerializerMethodField(help_text=gettext_lazy("totals (cul: banks) after the hand"))
-    state_after = serializers.JSONField(allow_null=True, required=False)
-    accepted_declared = serializers.BooleanField(required=False)
-    reason = serializers.CharField(allow_blank=True, required=False)
+    state_after = serializers.JSONField(allow_null=True)
+    accepted_declared = serializers.BooleanField()
+    reason = serializers.CharField(allow_blank=True)
     supersedes = serializers.SerializerMethodField(help_text=gettext_lazy("the version this one replaced"))
     recorded_by = serializers.SerializerMethodField()
     recorded_at = serializers.DateTimeField(read_only=True)
@@ -428,8 +531,8 @@ class HandSerializer(serializers.Serializer):
         return hand.version - 1 if hand.supersedes_id else None
 
 
-class HandCreateSerializer(serializers.Serializer):
-    record = serializers.JSONField(help_text=gettext_lazy("the hand record (see the game's record_schema)"))
+class HandCreateSerializer(BodySerializer):
+    record = serializers.DictField(help_text=gettext_lazy("the hand record (see the game's record_schema)"))
     version = VersionField()
     accept_declared = serializers.BooleanField(
         default=False,

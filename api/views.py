@@ -8,15 +8,15 @@ returned: ``api.exceptions.exception_handler`` renders them all in one shape.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 
 from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.shortcuts import get_object_or_404
-from django.utils.http import parse_etags
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import exceptions as drf_exceptions
 from rest_framework import generics, serializers, status
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -36,6 +36,7 @@ from scorekeeper.rules import RULESETS, OptionsInvalid, UnknownGame, find_rulese
 from . import schema, tokens
 from .parsers import CappedFormParser, CappedMultiPartParser, StrictJSONParser
 from .serializers import (
+    ErrorSerializer,
     EvaluationSerializer,
     GameSerializer,
     HandCreateSerializer,
@@ -92,16 +93,19 @@ def _version(request, body_version: int | None, *, required: bool) -> int | None
     return version
 
 
+#: One ETag (``"3"``, or weak ``W/"3"``) or a bare number (``3``, read as the ETag it stands for,
+#: as it always was), within HTTP's optional whitespace: the schema's pattern (api/schema.py).
+_IF_MATCH = re.compile(r'(?:W/)?"([0-9]{1,10})"|([0-9]{1,10})')
+
+
 def _if_match_version(header: str) -> int:
-    """The match version an If-Match header names: one ETag (``"3"``, or weak ``W/"3"``)."""
-    # A bare number (``3``) is read as the ETag it stands for, as it always was.
-    etags = parse_etags(header if '"' in header else f'"{header.strip()}"')
-    version = etags[0].removeprefix("W/").strip('"') if len(etags) == 1 else ""
-    if not (version.isascii() and version.isdigit() and len(version) <= 10):
+    """The match version an If-Match header names."""
+    found = _IF_MATCH.fullmatch(header.strip(" \t"))
+    if found is None:
         raise errors.Invalid(
             _('If-Match must be a match version such as "3"'), field="If-Match", code="if_match_invalid"
         )
-    return int(version)
+    return int(found[1] or found[2])
 
 
 def _etag(match: Match) -> dict[str, str]:
@@ -150,9 +154,18 @@ class TokenCreate(APIView):
     throttle_classes = [TokenAddressThrottle, TokenUsernameThrottle]
 
     @extend_schema(
-        request=inline_serializer(
-            "TokenRequest", {"username": serializers.CharField(), "password": serializers.CharField()}
-        ),
+        # The view also takes the same fields as a form (curl -d, an HTML form), but the schema
+        # documents the JSON body alone: a generator folds several media types of one schema
+        # into a union it cannot tell apart (openapi-python-client's does), and apps send JSON.
+        request={
+            "application/json": inline_serializer(
+                "TokenRequest",
+                {
+                    "username": serializers.CharField(),
+                    "password": serializers.CharField(trim_whitespace=False),
+                },
+            )
+        },
         responses={
             200: inline_serializer(
                 "TokenResponse",
@@ -161,7 +174,11 @@ class TokenCreate(APIView):
                     "expiry": serializers.DateTimeField(allow_null=True),
                 },
             ),
-            **schema.errors(400, 429),
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description=gettext_lazy("Wrong username or password (`authorization`), or a malformed body"),
+            ),
+            **schema.errors(429),
         },
         auth=[],
     )
@@ -314,7 +331,9 @@ class MatchList(generics.GenericAPIView):
         responses={200: MatchSerializer(many=True), **schema.errors(400, 404)},
     )
     def get(self, request):
-        filters = _valid(MatchFilterSerializer, request.query_params)
+        # A plain dict, not the QueryDict: DRF reads an empty value in a form (``?status=``) as
+        # none given, where the schema calls it invalid; here it is refused like any other.
+        filters = _valid(MatchFilterSerializer, request.query_params.dict())
         day = filters.get("date")
         matches = selectors.match_list(
             game=filters.get("game") or None,

@@ -334,7 +334,8 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": NUM_PROXIES or None,
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, made as exact as the server (api/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
 }
 # The name this site gives itself in its exports (docs/api.md, "Export and import"): importing a
@@ -395,9 +396,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Read-only fields stay required: they are in every answer (a generated client's models
+    # then have no Unset for them); request components, split off, have none.
+    "COMPONENT_NO_READ_ONLY_REQUIRED": False,
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "scorekeeper.matches.models.Match.Status",
         "HandStatusEnum": "scorekeeper.matches.models.Hand.Status",
+        "OptionTypeEnum": "api.serializers.OPTION_TYPES",
+        "OptionEffectEnum": "api.serializers.OPTION_EFFECTS",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -50,7 +50,7 @@ def idempotent(post):
         key = request.headers.get(HEADER)
         if key is None:
             return post(view, request, *args, **kwargs)
-        key = key.strip()
+        key = key.strip(" \t")  # HTTP's optional whitespace, as the schema's pattern allows
         if not KEY.fullmatch(key):
             raise errors.Invalid(
                 _("%(header)s must be 1 to %(most)s printable ASCII characters (a UUID, say)")

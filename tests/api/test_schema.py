@@ -90,3 +90,42 @@ def test_the_swagger_ui_files_are_served_locally(anon):
     response = anon.get("/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js")
 
     assert response.status_code == 200
+
+
+def test_every_status_an_operation_can_answer_is_documented_with_the_error_body(spec):
+    for path, method, operation in operations(spec):
+        statuses = set(operation["responses"])
+        if method == "post":
+            assert {"400", "413", "415", "429"} <= statuses, (path, method)
+        if path != "/api/v1/auth/token":  # the one operation that reads no token
+            assert "401" in statuses, (path, method)
+        if "{" in path:
+            assert "404" in statuses, (path, method)
+        for status in statuses - {"4XX"}:
+            if status.startswith("4"):
+                ref = operation["responses"][status]["content"]["application/json"]["schema"]["$ref"]
+                assert ref == "#/components/schemas/Error", (path, method, status)
+    hands = spec["paths"]["/api/v1/matches/{id}/hands"]["post"]["responses"]
+    assert set(hands) == {"201", "400", "401", "403", "404", "409", "413", "415", "422", "429", "4XX"}
+
+
+def test_games_are_an_enum_wherever_they_are_named(spec):
+    from scorekeeper.rules import RULESETS
+
+    assert spec["components"]["schemas"]["GameEnum"]["enum"] == sorted(RULESETS)
+    game = {"$ref": "#/components/schemas/GameEnum"}
+    for path in ["/api/v1/games/{game}", "/api/v1/leaderboards/{game}", "/api/v1/rules/{game}/score"]:
+        operation = next(iter(spec["paths"][path].values()))
+        assert [p["schema"] for p in operation["parameters"] if p["name"] == "game"] == [game], path
+    create = spec["components"]["schemas"]["MatchCreateRequest"]["properties"]
+    assert create["game"]["allOf"] == [game]
+    assert create["players"]["minItems"] == 2 and create["players"]["uniqueItems"] is True
+
+
+def test_request_components_are_named_once_and_the_token_body_is_json(spec):
+    names = set(spec["components"]["schemas"])
+
+    assert not {n for n in names if n.endswith("RequestRequest")}
+    assert {"TokenRequest", "PredictRequest", "ScoreRequest", "RecomputeRequest"} <= names
+    body = spec["paths"]["/api/v1/auth/token"]["post"]["requestBody"]
+    assert list(body["content"]) == ["application/json"]

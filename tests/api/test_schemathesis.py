@@ -1,42 +1,50 @@
-"""Schemathesis over /api/schema/: generated requests to every operation, signed in with a token.
+"""Schemathesis over /api/schema/ with every check, on data the schema allows and data it refuses.
 
-Checks that no answer is a 5xx and that every answer conforms to the schema: its status is
-documented, its content type is declared and its body matches the documented shape. The
+Every built-in check runs (schemathesis' ``-c all``: no 5xx; status, content type, headers and
+body as documented; schema-valid data accepted, schema-invalid data refused; missing required
+headers, unsupported methods, the Allow header, use after free, resource availability, ignored
+auth …) plus this project's one (``tests/api/schemathesis_hooks.py``: a schema-valid request is
+refused only by the rules), in the examples, fuzzing and coverage phases, positive and negative,
+and once more as a state machine following the links between operations. The configuration is
+``schemathesis.toml``, which a ``schemathesis run`` from the project's root reads too.
+
+Signed in with a token made for the test's user (logout is left out: it would revoke it). The
 app is called in-process (WSGI) inside the test's database transaction, so it runs on SQLite
-and on PostgreSQL alike. A few matches and players exist so that generated ids sometimes
-hit real rows; most still fall on 404s, which must conform too.
+and on PostgreSQL alike. A few players and a piquet match with a hand exist, and about half of
+the generated ids are pointed at them, so that the deeper paths are reached.
 
-Bounded: ``MAX_EXAMPLES`` generated cases per operation (SCHEMATHESIS_MAX_EXAMPLES
-overrides it), no deadline.
+Bounded: ``MAX_EXAMPLES`` fuzzed cases per operation (SCHEMATHESIS_MAX_EXAMPLES overrides it;
+the coverage phase's cases are a fixed set of its own), ``STATEFUL_EXAMPLES`` scenarios of at
+most ``STATEFUL_STEPS`` calls, no deadline: about a minute and a half in all.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import uuid
+from pathlib import Path
 
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
-from schemathesis import checks
+from hypothesis.stateful import run_state_machine_as_test
+from schemathesis.config import SchemathesisConfig
 
 from scorekeeper.devtools import DEMO_DATA
 from scorekeeper.wsgi import application
+from tests.api import schemathesis_hooks  # noqa: F401  (registers the hook and the check)
 
 pytestmark = pytest.mark.django_db
 
+ROOT = Path(__file__).resolve().parents[2]
 PIQUET = DEMO_DATA / "piquet.json"
 MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "25"))
-#: "No 5xx, responses conform to the schema". Not the positive/negative data checks: the
-#: rules engine, not the schema, decides what a hand record may hold.
-CHECKS = [
-    checks.not_a_server_error,
-    checks.status_code_conformance,
-    checks.content_type_conformance,
-    checks.response_schema_conformance,
-    checks.response_headers_conformance,
-]
+STATEFUL_EXAMPLES = int(os.environ.get("SCHEMATHESIS_STATEFUL_EXAMPLES", "15"))
+STATEFUL_STEPS = 6
+SUPPRESSED = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture]
+# No example database (database=None below): Schemathesis' strategies learn from the answers,
+# so an example stored by an earlier run does not replay the same and Hypothesis would call the
+# strategy flaky; each run stands on its own seed.
 
 
 @pytest.fixture(autouse=True)
@@ -58,53 +66,97 @@ def keep_the_test_connection():
 
 @pytest.fixture
 def rows(django_user_model):
-    """A user with a token who owns a piquet match with one hand; a few players exist too."""
+    """A staff user with a fresh token who owns a piquet match with one hand; six players exist."""
     from api.tokens import token_create
     from scorekeeper.matches.services import hand_record, match_create, player_create
 
-    user = django_user_model.objects.create_user("schemathesis")
-    players = [player_create(name=name, by=user) for name in ("Ada", "Bea", "Cid")]
+    # Staff, so that the recompute's operations are reached too (its jobs' tasks would start
+    # after the commit, which the test's transaction never makes).
+    user = django_user_model.objects.create_user("schemathesis", is_staff=True)
+    players = [player_create(name=name, by=user) for name in ("Ada", "Bea", "Cid", "Dot", "Eve", "Fay")]
     case = json.loads(PIQUET.read_text(encoding="utf-8"))[0]
     match = match_create(game="piquet", players=players[:2], by=user)
     hand_record(match=match, record=case["hands"][0], by=user)
-    return {"token": token_create(user=user)[1], "match": match.pk, "player": players[0].pk}
+    return {
+        "token": token_create(user=user)[1],
+        "match": match.pk,
+        "player": players[0].pk,
+        "players": [p.pk for p in players],
+    }
+
+
+def signed_in(rows) -> dict[str, str]:
+    return {"Authorization": f"Token {rows['token']}"}
 
 
 def steer(case, rows) -> None:
-    """Point about half of the generated ids and game keys at real ones; make idempotency keys unique.
+    """Point about half of the generated ids at real rows.
 
     Random ids almost always miss, so the deeper paths (recording a generated record on a
-    real match, reading a real hand) would hardly be reached. A generated key is reused with
-    other bodies by Hypothesis, which is a 422 by design: prefixed with a fresh UUID, the
-    request goes on to the view (blank or over-long keys are left as they are, to be refused).
+    real match, reading a real hand, starting a match) would hardly be reached. Only the ids
+    of cases the schema allows are changed, to other valid ids: a case it refuses stays refused.
     """
+    if case.meta is None or not case.meta.generation.mode.is_positive:
+        return
     params = case.path_parameters or {}
     if isinstance(params.get("id"), int) and params["id"] % 2 == 0:
         params["id"] = rows["player"] if case.path.startswith("/api/v1/players") else rows["match"]
     if isinstance(params.get("number"), int) and params["number"] % 2 == 0:
         params["number"] = 1
-    if isinstance(params.get("game"), str) and len(params["game"]) % 2 == 0:
-        params["game"] = "piquet"
-    key = (case.headers or {}).get("Idempotency-Key")
-    if isinstance(key, str) and 0 < len(key.strip()) <= 200:
-        case.headers["Idempotency-Key"] = f"{uuid.uuid4()}-{key}"
+    body = case.body
+    if isinstance(body, dict) and isinstance(body.get("players"), list):
+        ids = body["players"]
+        if 0 < len(ids) <= len(rows["players"]) and all(type(i) is int and i % 2 == 0 for i in ids):
+            body["players"] = rows["players"][: len(ids)]
 
 
+CONFIG = SchemathesisConfig.from_path(ROOT / "schemathesis.toml")
 # Loaded when the module is collected (the schema view needs no database); the lazy
 # ``schemathesis.pytest.from_fixture`` does not work with pytest 9 (it sets ``node._nodeid``).
-schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
+schema = schemathesis.openapi.from_wsgi("/api/schema/", application, config=CONFIG).exclude(
+    path="/api/v1/auth/logout"
+)
 
 
 @schema.parametrize()
-@settings(
-    max_examples=MAX_EXAMPLES,
-    deadline=None,
-    suppress_health_check=[
-        HealthCheck.too_slow,
-        HealthCheck.filter_too_much,
-        HealthCheck.function_scoped_fixture,
-    ],
-)
-def test_the_api_conforms_to_its_schema(case, rows):
+@settings(max_examples=MAX_EXAMPLES, deadline=None, suppress_health_check=SUPPRESSED, database=None)
+def test_the_api_is_exactly_its_schema(case, rows):
     steer(case, rows)
-    case.call_and_validate(headers={"Authorization": f"Token {rows['token']}"}, checks=CHECKS)
+    # As headers of the call (not of the case): Schemathesis takes them for the caller's own
+    # credentials, so its auth checks probe each operation without them and with wrong ones.
+    case.call_and_validate(headers=signed_in(rows))
+
+
+def test_the_api_is_its_schema_across_operations(rows):
+    """Stateful: sequences of calls along the links Schemathesis infers (a match created, then
+    read, recorded into, exported …), every check on every answer."""
+
+    class APIWorkflow(schema.as_state_machine()):
+        def before_call(self, case):
+            steer(case, rows)
+
+        def get_call_kwargs(self, case):
+            return {"headers": signed_in(rows)}
+
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            # As in the test above: the token is the caller's (RecordingStateMachine passes
+            # the call's headers as transport arguments only, where the checks take them for
+            # generated credentials).
+            case.validate_response(
+                response,
+                additional_checks=additional_checks,
+                headers=kwargs.get("headers"),
+                transport_kwargs=kwargs or None,
+                recorder=self.recorder,
+            )
+
+    run_state_machine_as_test(
+        APIWorkflow,
+        settings=settings(
+            max_examples=STATEFUL_EXAMPLES,
+            stateful_step_count=STATEFUL_STEPS,
+            deadline=None,
+            suppress_health_check=SUPPRESSED,
+            database=None,
+        ),
+    )

@@ -1,0 +1,99 @@
+"""Schemathesis's hook and this project's one extra check, for every run over the API schema.
+
+``schemathesis.toml`` (the project's root) names this module, so a ``schemathesis run … -c all``
+from there loads them as tests/api/test_schemathesis.py does.
+
+Schema-valid requests that the server still refuses with a 400 are the rules' business: a hand
+record judged against the match's state, player ids that are no player, a username that is no
+user, options a game does not have. OpenAPI cannot say those, so ``schemathesis.toml`` lets
+``positive_data_acceptance`` take a 400 on the operations that judge them, and the check here
+holds each such 400 to the codes below: a schema-valid request refused for its shape (a type,
+a bound, a null, a missing field) still fails the run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+
+import schemathesis
+
+#: The codes a schema-valid request may be refused with (400), by operation.
+RULE_REJECTIONS: dict[str, frozenset[str]] = {
+    # Credentials that are no user's (schemathesis' own rule for sign-in operations).
+    "POST /api/v1/auth/token": frozenset({"authorization"}),
+    # date_from after date_to.
+    "GET /api/v1/matches": frozenset({"date_range"}),
+    "POST /api/v1/matches": frozenset({"player_unknown", "seat_count", "options_invalid", "seats_invalid"}),
+    "POST /api/v1/matches/{id}/hands": frozenset(
+        {"hand_invalid", "score_mismatch", "reason_required", "version_required", "version_ambiguous"}
+    ),
+    "POST /api/v1/matches/{id}/hands/{number}/corrections": frozenset(
+        {"hand_invalid", "score_mismatch", "reason_required", "version_required", "version_ambiguous"}
+    ),
+    "POST /api/v1/matches/{id}/void": frozenset({"version_ambiguous"}),
+    "POST /api/v1/matches/{id}/reopen": frozenset({"version_ambiguous"}),
+    "POST /api/v1/matches/{id}/scorers": frozenset({"user_unknown"}),
+    "POST /api/v1/matches/import": frozenset(
+        {
+            "player_unknown",
+            "player_ambiguous",
+            "name_missing",
+            "seat_count",
+            "seats_invalid",
+            "options_invalid",
+            "hand_invalid",
+            "score_mismatch",
+            "reason_required",
+        }
+    ),
+    "POST /api/v1/predict": frozenset({"player_unknown", "seat_count", "teams_length", "teams_one_side"}),
+    "POST /api/v1/rules/{game}/score": frozenset({"options_invalid"}),
+}
+#: A rule rejection whose ``errors`` are the engine's problems, not the request's shape.
+ENGINE_REJECTIONS = frozenset({"hand_invalid", "score_mismatch", "options_invalid"})
+#: The body's limits (api/parsers.py), which hold at any depth. The schema gives every integer
+#: it names the 64-bit bounds and no string is drawn with a U+0000 (schemathesis.toml), so a
+#: schema-valid body breaks them only within a free-form value (a record, a state, options) or
+#: a property no schema names (the server ignores it, but parses it first): neither can OpenAPI
+#: 3.0 bound.
+BODY_LIMITS = frozenset({"number_out_of_range", "string_invalid", "too_deep"})
+
+#: What scorekeeper.idempotency takes as a key (api/schema.py's pattern).
+_KEY = re.compile(r"[ \t]*[!-~](?:[ -~]{0,253}[!-~])?[ \t]*")
+
+
+@schemathesis.hook
+def before_call(ctx, case, kwargs):
+    """A fresh Idempotency-Key for every request that sends a valid one, as a client does.
+
+    Hypothesis draws the same few keys again and again with other bodies (every phase), and the
+    same key with another request is a 422 by design; an invalid key is left as it is, to be
+    refused.
+    """
+    key = (case.headers or {}).get("Idempotency-Key")
+    if isinstance(key, str) and _KEY.fullmatch(key):
+        case.headers["Idempotency-Key"] = str(uuid.uuid4())
+
+
+@schemathesis.check
+def valid_requests_are_refused_only_by_the_rules(ctx, response, case):
+    """A schema-valid request answered 400 names one of the operation's rule rejections."""
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive or response.status_code != 400:
+        return None
+    try:
+        body = json.loads(response.content)
+    except ValueError:
+        raise AssertionError("a 400 without the JSON error body") from None
+    allowed = RULE_REJECTIONS.get(f"{case.method.upper()} {case.path}", frozenset())
+    code = body.get("code")
+    items = [] if code in ENGINE_REJECTIONS else body.get("errors") or []
+    refused = {(code, body.get("field", ""))} | {(e.get("code"), e.get("field", "")) for e in items}
+    shape = sorted(f"{c} at {f!r}" for c, f in refused if c not in allowed | BODY_LIMITS)
+    if shape:
+        raise AssertionError(
+            f"a schema-valid request was refused for its shape, not by the rules: {', '.join(shape)}"
+        )
+    return None
