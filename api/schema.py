@@ -57,6 +57,12 @@ READ_ERRORS = (400, 404)
 #: Every POST: validation, auth, the idempotency key.
 WRITE_ERRORS = (400, 401, 403, 422)
 
+#: A text that is not blank once DRF has trimmed it (``str.strip``): one character that is not
+#: whitespace to Python (``str.isspace``). Spelt out, since a pattern's ``\S`` is ECMA's, whose
+#: whitespace is not Python's (U+001C–U+001F and U+0085 are Python's only, U+FEFF ECMA's only).
+NOT_BLANK_PATTERN = (
+    "[^\\t\\n\\x0b\\x0c\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
+)
 #: What ``scorekeeper.idempotency.decorators`` takes: 1 to 255 printable ASCII characters, the
 #: first and last not a space, within HTTP's optional whitespace (trimmed).
 IDEMPOTENCY_KEY_PATTERN = rf"^[ \t]*[!-~](?:[ -~]{{0,{IDEMPOTENCY_KEY_MAX - 2}}}[!-~])?[ \t]*$"
@@ -139,7 +145,7 @@ class AutoSchema(openapi.AutoSchema):
 
     - A request component of a serializer already named for its role keeps one ``Request``
       (``PredictRequest``, not ``PredictRequestRequest``; COMPONENT_SPLIT_REQUEST appends it).
-    - A text field that may not be blank says so (``pattern: \\S``: DRF trims it first), an
+    - A text field that may not be blank says so (``NOT_BLANK_PATTERN``: DRF trims it first), an
       integer without bounds gets the body's (64 bits: the parser refuses more), and a nested
       list its sizes.
     - A ``game`` in the path is a ``GameEnum``.
@@ -172,7 +178,7 @@ class AutoSchema(openapi.AutoSchema):
             and field.trim_whitespace
             and not field.allow_blank
         ):
-            schema.setdefault("pattern", r"\S")
+            schema.setdefault("pattern", NOT_BLANK_PATTERN)
         if schema.get("type") == "integer" and "enum" not in schema:
             schema.setdefault("minimum", BODY_INT_MIN)
             schema.setdefault("maximum", BODY_INT_MAX)

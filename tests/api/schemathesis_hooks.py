@@ -39,6 +39,8 @@ RULE_REJECTIONS: dict[str, frozenset[str]] = {
         {
             "player_unknown",
             "player_ambiguous",
+            # The same player id on two seats: the objects differ, so no uniqueItems can say it.
+            "player_twice",
             "name_missing",
             "seat_count",
             "seats_invalid",
