@@ -32,7 +32,9 @@ What it does:
      * a phone opens the hand form (GET ``/matches/<id>/hands/new/``), posts it to the live
        check ``/matches/<id>/hands/check/`` as ``live.js`` does (the form's fields, the CSRF
        header, Accept JSON), saves it (POST ``…/hands/new/`` with the form's version) and is
-       shown the recorded hand (the redirect); it creates each match on the new-match page;
+       shown the recorded hand (the redirect); it creates each match on the new-match page,
+       whose script asks for the table's chances as each of the two seats is chosen (the
+       first answer is the form's 400: piquet needs two players), and is shown its sheet;
      * an app posts the API's dry run (``POST /api/v1/rules/piquet/score`` with the match's
        preset, options, seats and the state its last 201 gave), then the hand
        (``POST /api/v1/matches/<id>/hands`` with the version and an ``Idempotency-Key``); it
@@ -113,6 +115,7 @@ KINDS = [
     ("read · profile API", "read"),
     ("new match · API", ""),
     ("new match · page", ""),
+    ("new match · the chances (page)", ""),
     ("table pages (form, hand, new match, sheet)", ""),
     ("rating poll · API", ""),
 ]
@@ -444,29 +447,40 @@ def phone_table(night: Night, table: int, session: str, players: list[int], rng:
     """A phone on the pages: the new-match page, the hand form, its live check, Save."""
     client = Client(night.port, night.recorder, cookies={"sessionid": session})
     pages = "table pages (form, hand, new match, sheet)"
+    chances = "new match · the chances (page)"
     partie_index = table % len(night.parties)
     next_at = time.monotonic() + rng.uniform(0, HAND_SECONDS[1] / night.pace)
     while True:
         partie = night.parties[partie_index % len(night.parties)]
         partie_index += 1
-        if not sleep_until(night, next_at - ENTRY_SECONDS / night.pace):
+        entry = ENTRY_SECONDS / night.pace
+        if not sleep_until(night, next_at - entry):
             return
-        got = client.call(pages, "GET", f"/matches/new/{GAME}/")
+        new = f"/matches/new/{GAME}/"
+        got = client.call(pages, "GET", new)
         if got is None:
             return
-        csrf = html_value(got.body, "csrfmiddlewaretoken")
-        if not sleep_until(night, next_at):
-            return
         form = {
-            "csrfmiddlewaretoken": csrf,
+            "csrfmiddlewaretoken": html_value(got.body, "csrfmiddlewaretoken"),
             "title": "",
             "preset": "classic",
             "seat_0": players[0],
-            "seat_1": players[1],
+            "seat_1": "",
             "new_0": "",
             "new_1": "",
         }
-        got = client.call("new match · page", "POST", f"/matches/new/{GAME}/", form=form, expect=(302,))
+        # The page's script asks for the table's chances as each seat is chosen ("Show the
+        # chances", nothing created): with one seat the form says piquet needs two (400).
+        for chosen, (at, status) in enumerate(((next_at - entry * 2 / 3, 400), (next_at - entry / 3, 200))):
+            if not sleep_until(night, at):
+                return
+            form["seat_1"] = players[1] if chosen else ""
+            asked = client.call(chances, "POST", new, form={**form, "chances": "1"}, expect=(status,))
+            if asked is None:
+                return
+        if not sleep_until(night, next_at):
+            return
+        got = client.call("new match · page", "POST", new, form=form, expect=(302,))
         if got is None:
             return
         sheet = got.headers["Location"]
@@ -779,7 +793,7 @@ def main() -> None:
         DJANGO_DEBUG="0",
         DJANGO_SECURE_SSL_REDIRECT="0",  # plain HTTP on loopback, no TLS proxy
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
-        DJANGO_LOG_LEVEL="WARNING",
+        DJANGO_LOG_LEVEL="ERROR",  # a 400 the benchmark expects is no news
     )  # the throttles stay as in production: a table's scorer writes about 25 times a minute
     server = worker = None
     log = Path("/tmp") / f"club-night-worker-{os.getpid()}.log"
