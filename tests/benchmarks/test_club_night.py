@@ -64,3 +64,21 @@ def test_the_demo_parties_finish_and_the_hand_form_rebuilds_every_record():
     for partie in parties:
         assert partie["finish"] == len(partie["records"]) == len(partie["forms"])
         assert all("accept_declared" not in fields and "tricks" in fields for fields in partie["forms"])
+
+
+def test_the_cpu_accounting_reads_proc():
+    """Who used the CPU during the night: /proc/<pid>/stat, whatever the command's name."""
+    import os
+
+    fields = club_night.stat_fields("4242 (celery worker: (x)) S 1 4242 4242 0 -1 0 0 0 0 0 17 5 0 0")
+    assert (fields[0], fields[1], fields[11], fields[12]) == ("S", "1", "17", "5")
+    assert club_night.process_cpu(os.getpid()) >= 0
+    assert club_night.process_cpu(2**22 + 1) is None  # above the kernel's pid_max: no such process
+    assert os.getpid() in club_night.descendants(os.getpid())
+
+    meter = club_night.CpuMeter()
+    meter.sample("us", [os.getpid()])
+    sum(i * i for i in range(200_000))  # some CPU
+    meter.sample("us", [os.getpid()], born=True)  # seen before: its first reading stands
+    assert meter.used()["us"] >= 0
+    assert set(meter.used()) == {"us"}
