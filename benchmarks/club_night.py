@@ -47,9 +47,11 @@ What it does:
      reading would, compressed by the same pace;
 4. prints, per kind of request: count, p50, p95, p99, max, errors; finish → rating visible;
    the targets; the machine's load (``/proc/loadavg``, sampled every 5 s, the CPUs' busy share
-   from ``/proc/stat``) and the load generator's own CPU time; then checks the database:
-   every acknowledged hand stored once and nothing else, every finished match rated, no rating
-   event left pending.
+   from ``/proc/stat``) and the CPU-seconds each part used (gunicorn, PostgreSQL's backends of
+   the run's database, the worker, the load generator, the rest of the machine); then checks
+   the database: every acknowledged hand stored once and nothing else, every finished match
+   rated, no rating event left pending. It exits with 1 when a target is missed or the check
+   finds a problem.
 
 The pace: a hand of piquet at a real table (the deal, the discard, the declarations, twelve
 tricks, and writing it down) takes about 3 to 5 minutes, 30 seconds of which the scorer spends
