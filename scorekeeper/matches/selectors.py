@@ -44,6 +44,14 @@ def match_list(
     return matches
 
 
+def match_with_seats() -> QuerySet[Match]:
+    """Matches with their seats in order and the seats' players, read in one more query: for a
+    page that names the players (the title, the seats) more than once."""
+    return Match.objects.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+    )
+
+
 def user_by_username(*, username: str):
     """The active user with this username, or None."""
     return get_user_model().objects.filter(username=username, is_active=True).first()

@@ -115,7 +115,7 @@ def _at(values, i: int):
 
 
 def hand_detail(request, pk: int, number: int):
-    match = get_object_or_404(Match, pk=pk)
+    match = get_object_or_404(selectors.match_with_seats(), pk=pk)
     hand = (
         selectors.match_current_hands(match=match).filter(number=number).select_related("recorded_by").first()
     )
@@ -146,7 +146,7 @@ def hand_detail(request, pk: int, number: int):
 
 
 def hand_history(request, pk: int, number: int):
-    match = get_object_or_404(Match, pk=pk)
+    match = get_object_or_404(selectors.match_with_seats(), pk=pk)
     versions = list(selectors.hand_history(match=match, number=number))
     if not versions:
         raise Http404(f"the match has no hand {number}")
@@ -184,7 +184,7 @@ def scorer_required(view):
 
     @wraps(view)
     def with_match(request, pk: int, **kwargs: Any):
-        return as_scorer(request, get_object_or_404(Match, pk=pk), **kwargs)
+        return as_scorer(request, get_object_or_404(selectors.match_with_seats(), pk=pk), **kwargs)
 
     return with_match
 
@@ -443,7 +443,9 @@ _DONE_MEANWHILE = {
 
 
 def _seat_names(match: Match) -> list[str]:
-    return [seat.player.name for seat in match.seats.select_related("player").order_by("position")]
+    # The seats as read with the match (selectors.match_with_seats), in order: the page's title
+    # (Match.display_title) reads the same ones instead of its own two queries a seat.
+    return [seat.player.name for seat in match.seats.all()]
 
 
 def _outcome(evaluation: dict[str, Any], names: list[str], game: str) -> dict[str, Any]:

@@ -34,13 +34,12 @@ from scorekeeper.rules import find_ruleset
 
 from . import selectors, services
 from .forms import hand_form_class
-from .models import Match
 from .views import _at, _blocked, _outcome, _seat_names
 
 
 @require_POST
 def hand_check(request, pk: int, number: int | None = None):
-    match = Match.objects.filter(pk=pk).first()
+    match = selectors.match_with_seats().filter(pk=pk).first()
     if match is None:
         return _answer(404, "not_found", _("There is no such match."))
     if number is not None and not selectors.match_current_hands(match=match).filter(number=number).exists():

@@ -451,3 +451,19 @@ def test_only_scorers_may_void(client, tally_match, other_user):
 
     assert response.status_code == 403
     assert Match.objects.get(pk=tally_match.pk).status == "in_progress"
+
+
+def test_the_hand_pages_read_the_seats_and_their_players_once(scorer, tally, user, make_players):
+    """The title names the players and the form the seats: one query for both, whatever the seats."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scorekeeper.matches.services import match_create
+
+    match = match_create(game="tally", players=make_players("A", "B", "C", "D"), by=user)
+    hand_record(match=match, record=hand([3, 1, 0, 0]), by=user)
+    for url in (reverse("hand-new", args=[match.pk]), reverse("hand-detail", args=[match.pk, 1])):
+        with CaptureQueriesContext(connection) as queries:
+            assert scorer.get(url).status_code == 200
+        reads = [q["sql"] for q in queries if '"matches_player"' in q["sql"] or '"matches_seat"' in q["sql"]]
+        assert len(reads) == 1, reads

@@ -174,3 +174,41 @@ def test_a_refused_match_leaves_no_new_player_behind(signed_in, make_players):
     assert response.status_code == 400
     assert not Player.objects.filter(name__in=["Bo", "Cy"]).exists()
     assert response.context["form"]["new_1"].value() == "Bo"  # kept for the next try
+
+
+# -- the seats' player lists -----------------------------------------------------------------------
+def test_a_seats_player_list_is_the_stock_select_with_its_value_chosen_and_names_escaped():
+    """PlayerSelect writes its options itself (for speed): the same markup as Django's Select."""
+    import re
+
+    from django import forms
+
+    from scorekeeper.matches.forms.match import PlayerSelect
+
+    choices = [("", "— choose —"), ("1", 'Ada <&> "A"'), ("2", "Zoë"), ("10", "Cy")]
+    attrs = {"id": "id_seat_0", "aria-describedby": "id_seat_0_error", "aria-invalid": "true"}
+
+    def attributes_sorted(html):
+        return re.sub(r"<select ([^>]*)>", lambda m: "<select " + " ".join(sorted(m[1].split())) + ">", html)
+
+    for value in (None, "", "10", 2):
+        ours = PlayerSelect(choices=choices).render("seat_0", value, attrs)
+        stock = re.sub(r">\s+<", "><", forms.Select(choices=choices).render("seat_0", value, attrs).strip())
+        assert attributes_sorted(ours) == attributes_sorted(stock)
+    chosen = PlayerSelect(choices=choices).render("seat_0", "10", {})
+    assert '<option value="10" selected>Cy</option>' in chosen and chosen.count("selected") == 1
+    assert "Ada &lt;&amp;&gt; &quot;A&quot;" in chosen
+
+
+def test_the_new_match_page_lists_every_player_in_each_seat(signed_in, make_players):
+    make_players("Ada", "Bea <b>", "Cy")
+
+    body = signed_in.get(reverse("match-new-game", args=["piquet"])).content.decode()
+
+    for seat in ("seat_0", "seat_1"):
+        select = body[body.index(f'<select name="{seat}"') :].split("</select>")[0]
+        assert [name for name in ("Ada", "Bea &lt;b&gt;", "Cy") if f">{name}</option>" in select] == [
+            "Ada",
+            "Bea &lt;b&gt;",
+            "Cy",
+        ]

@@ -1,0 +1,20 @@
+"""The site's settings, its tasks on a queue of this run's own and its static files in a
+folder of the run's own, for ``benchmarks/club_night.py``.
+
+The gunicorn workers hand the outbox's messages to that queue and the benchmark's celery
+worker takes only it: a worker of someone else's on the same Redis cannot take them, and
+messages an earlier, interrupted run left in Redis (naming rows of a database since dropped)
+do not reach this run's worker.
+"""
+
+import os
+
+from scorekeeper.settings import *  # noqa: F403
+
+CELERY_TASK_DEFAULT_QUEUE = os.environ["CLUB_NIGHT_QUEUE"]
+# The pages name their hashed files from collectstatic's manifest (production mode): the
+# benchmark collects them into a temporary folder, not into the checkout's staticfiles/.
+STATIC_ROOT = os.environ["CLUB_NIGHT_STATIC"]
+# The phones' first "Show the chances" is a 400 by design (one seat chosen of two): Django logs
+# every 4xx as a warning, which would bury the night's table.
+LOGGING = {**LOGGING, "loggers": {"django.request": {"level": "ERROR"}}}  # noqa: F405
