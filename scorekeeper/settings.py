@@ -156,7 +156,7 @@ INSTALLED_APPS = [
     "scorekeeper.idempotency",
     "ratings",
     "api",
-    "backup",  # manage.py site_export, site_import, site_check: no URL, no models
+    "scorekeeper.backup",  # manage.py site_export, site_import, site_check: no URL, no models
     "scorekeeper.devtools",  # the demo, the screenshots: tooling, no URL, no models
 ]
 

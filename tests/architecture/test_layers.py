@@ -9,7 +9,9 @@ imported), one case per package, so that a failure names the offending modules a
   the fields' ``.column`` do).
 
 The dev-only app (``scorekeeper/devtools/``: the demo, the screenshots, the browser tooling)
-may import anything, and ``scorekeeper/settings.py`` and ``scorekeeper/urls.py`` wire the apps
+may import anything; the site's backup and restore (``scorekeeper/backup/``) is an interface
+beside ``api`` that imports every app it carries and that nothing imports; and
+``scorekeeper/settings.py`` and ``scorekeeper/urls.py`` wire the apps
 together: they are not in these packages.
 """
 
@@ -25,6 +27,7 @@ from django.apps import apps
 
 ROOT = Path(__file__).resolve().parents[2]
 DEV_ONLY = ROOT / "scorekeeper" / "devtools"
+BACKUP = ROOT / "scorekeeper" / "backup"
 LOWER = {"scorekeeper.rules", "scorekeeper.matches", "scorekeeper.outbox", "scorekeeper.accounts"}
 
 
@@ -33,21 +36,21 @@ def dotted(path: Path) -> str:
 
 
 def below_ratings() -> list[Path]:
-    """Every package of scorekeeper/ but the dev-only app (found, so that a new app is checked
-    from its first commit)."""
+    """Every package of scorekeeper/ but the dev-only app and the backup, which sit at the
+    interfaces' level (found, so that a new app is checked from its first commit)."""
     inits = (ROOT / "scorekeeper").glob("*/__init__.py")
-    return sorted(init.parent for init in inits if init.parent != DEV_ONLY)
+    return sorted(init.parent for init in inits if init.parent not in (DEV_ONLY, BACKUP))
 
 
-#: (package, the top-level packages it must not import). ``backup`` (site export and import)
+#: (package, the packages it must not import). ``scorekeeper.backup`` (site export and import)
 #: is an interface beside ``api``: it may import every app it carries, and no app imports it.
-IMPORT_RULES = [(package, ("ratings", "api", "backup")) for package in below_ratings()] + [
-    (ROOT / "ratings", ("api", "backup")),
-    (ROOT / "api", ("backup",)),
+IMPORT_RULES = [(package, ("ratings", "api", "scorekeeper.backup")) for package in below_ratings()] + [
+    (ROOT / "ratings", ("api", "scorekeeper.backup")),
+    (ROOT / "api", ("scorekeeper.backup",)),
 ]
 
 #: The apps whose code must not name another app's table.
-APP_PACKAGES = [*below_ratings(), ROOT / "ratings", ROOT / "api", ROOT / "backup"]
+APP_PACKAGES = [*below_ratings(), ROOT / "ratings", ROOT / "api", BACKUP]
 
 
 def modules(package: Path) -> list[Path]:
@@ -84,7 +87,7 @@ def test_a_layer_imports_nothing_of_the_layers_above_it(package, forbidden):
         f"{path.relative_to(ROOT)}:{line} imports {name}"
         for path in modules(package)
         for line, name in sorted(imports(parse(path)))
-        if name.split(".")[0] in forbidden
+        if any(name == banned or name.startswith(f"{banned}.") for banned in forbidden)
     ]
     assert not offending, report(f"{dotted(package)} must not import {' or '.join(forbidden)}:", offending)
 

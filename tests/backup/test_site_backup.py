@@ -25,8 +25,8 @@ from django.core.management.base import CommandError
 from django.db import connection
 from rest_framework.test import APIClient
 
-from backup import site as backup
 from ratings.models import PlayerRating, RatingHistory
+from scorekeeper.backup import site as backup
 from scorekeeper.matches import services
 from scorekeeper.matches.models import Hand, Match
 from scorekeeper.matches.selectors import match_score_sheet

@@ -33,9 +33,9 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from rest_framework.test import APIClient
 
-from backup.site import migrations
 from ratings.models import PlayerRating, RatingHistory
 from ratings.services import rating_recompute_request
+from scorekeeper.backup.site import migrations
 from scorekeeper.matches.models import Hand, Match, Player
 from scorekeeper.matches.selectors import match_score_sheet
 from scorekeeper.matches.services import player_create

@@ -7,7 +7,7 @@ which ``site_import`` rebuilds. Prints what ``site_check`` prints, for the file.
 
 from django.core.management.base import BaseCommand
 
-from backup.site import migrations, site_export, summary_lines
+from scorekeeper.backup.site import migrations, site_export, summary_lines
 
 
 class Command(BaseCommand):

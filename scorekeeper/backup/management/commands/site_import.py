@@ -10,7 +10,7 @@ nightly recompute). Prints what ``site_check`` prints. docs/operations.md.
 
 from django.core.management.base import BaseCommand, CommandError
 
-from backup.site import BackupError, site_import, summary_lines
+from scorekeeper.backup.site import BackupError, site_import, summary_lines
 
 
 class Command(BaseCommand):

@@ -7,7 +7,7 @@ docs/operations.md.
 
 from django.core.management.base import BaseCommand, CommandError
 
-from backup.site import BackupError, differences, read, site_summary, summary_lines
+from scorekeeper.backup.site import BackupError, differences, read, site_summary, summary_lines
 
 
 class Command(BaseCommand):
