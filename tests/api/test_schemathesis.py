@@ -50,6 +50,18 @@ DERANDOMIZE = os.environ.get("SCHEMATHESIS_EXPLORE") != "1"
 
 
 @pytest.fixture(autouse=True)
+def no_throttling(settings):
+    """No throttle and no sign-in lockout: their counts are state outside the test that grows
+    with every request, so a step refused once (429) and not when Hypothesis replays it (or the
+    other way round) makes the state machine's data "flaky". Their limits have their own tests
+    (tests/api/test_throttles.py, tests/pages/test_signin_lockout.py)."""
+    framework = settings.REST_FRAMEWORK
+    rates = {scope: "1000000/minute" for scope in framework["DEFAULT_THROTTLE_RATES"]}
+    settings.REST_FRAMEWORK = {**framework, "DEFAULT_THROTTLE_RATES": rates}
+    settings.AXES_FAILURE_LIMIT = 1_000_000
+
+
+@pytest.fixture(autouse=True)
 def keep_the_test_connection():
     """Run the WSGI app in the test's transaction, as Django's test client does.
 
