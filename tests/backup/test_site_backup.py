@@ -25,13 +25,11 @@ from django.core.management.base import CommandError
 from django.db import connection
 from rest_framework.test import APIClient
 
-from ratings.models import PlayerRating, RatingHistory
 from scorekeeper.backup import site as backup
 from scorekeeper.matches import services
-from scorekeeper.matches.models import Hand, Match
-from scorekeeper.matches.selectors import match_score_sheet
+from scorekeeper.matches.models import Hand
 from tests.conftest import other_connection
-from tests.upgrade.populated import PASSWORD, populate
+from tests.upgrade.populated import PASSWORD, every_rating, every_sheet, populate
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,20 +43,6 @@ def site(tasks_in_process, client):
 def carried_rows() -> dict[str, list]:
     return {model._meta.label_lower: list(backup.rows(model)) for model in backup.carried_models()}
 
-
-def all_sheets() -> dict[int, dict]:
-    return {match.pk: match_score_sheet(match=match) for match in Match.objects.order_by("pk")}
-
-
-def all_ratings() -> tuple[list, list]:
-    current = PlayerRating.objects.order_by("pool__game", "player_id").values_list(
-        "pool__game", "player_id", "mu", "sigma", "conservative", "matches", "wins", "last_played_at"
-    )
-    history = RatingHistory.objects.order_by("pool__game", "match_id", "player_id").values_list(
-        "pool__game", "match_id", "player_id", "finished_at", "side", "place",
-        "mu_before", "sigma_before", "mu_after", "sigma_after", "win_probability",
-    )  # fmt: skip
-    return list(current), list(history)
 
 
 def command(*args) -> list[str]:
@@ -83,7 +67,7 @@ def test_every_model_is_carried_or_left_out_with_its_reason():
 
 
 def test_an_import_gives_back_every_row_every_sheet_and_after_the_recompute_the_ratings(site, tmp_path):
-    rows, sheets, ratings = carried_rows(), all_sheets(), all_ratings()
+    rows, sheets, ratings = carried_rows(), every_sheet(), every_rating()
     assert (
         Hand.objects.filter(status="superseded").exists() and Hand.objects.filter(status="disputed").exists()
     )
@@ -96,8 +80,8 @@ def test_an_import_gives_back_every_row_every_sheet_and_after_the_recompute_the_
     imported = command("site_import", str(path))
 
     assert carried_rows() == rows
-    assert all_sheets() == sheets
-    assert all_ratings() == ratings
+    assert every_sheet() == sheets
+    assert every_rating() == ratings
     assert imported == exported  # the same counts and digests, printed the same way
     assert command("site_check", "--file", str(path)) == exported
     # The users sign in with their passwords and their tokens, the new rows get new ids.

@@ -26,11 +26,13 @@ from django.contrib.auth.models import Group, Permission
 from django.utils import timezone
 
 from api.tokens import token_create
+from ratings.models import PlayerRating, RatingHistory
 from ratings.services import rating_recompute_request
 from scorekeeper.accounts.models import Preference
 from scorekeeper.devtools import DEMO_DATA
 from scorekeeper.matches import services
 from scorekeeper.matches.models import Match, Player
+from scorekeeper.matches.selectors import match_score_sheet
 from scorekeeper.rules import RULESETS, find_ruleset
 
 NAMES = ["Alice", "Boris", "Camille", "Dmitri", "Elena", "Farid", "Greta", "Hugo", "Ines", "Жанна"]
@@ -188,3 +190,20 @@ def _play(game, case, players, by, *, title=""):
     for record in case["hands"]:
         match = services.hand_record(match=match, record=record, by=by).match
     return match
+
+
+def every_sheet() -> dict[int, dict]:
+    """Every match's score sheet, by id: what an upgrade or a restore must leave as it was."""
+    return {match.pk: match_score_sheet(match=match) for match in Match.objects.order_by("pk")}
+
+
+def every_rating() -> tuple[list, list]:
+    """The ratings named by game, player and match (the history's ids change in a recompute)."""
+    current = PlayerRating.objects.order_by("pool__game", "player_id").values_list(
+        "pool__game", "player_id", "mu", "sigma", "conservative", "matches", "wins", "last_played_at"
+    )
+    history = RatingHistory.objects.order_by("pool__game", "match_id", "player_id").values_list(
+        "pool__game", "match_id", "player_id", "finished_at", "side", "place",
+        "mu_before", "sigma_before", "mu_after", "sigma_after", "win_probability",
+    )  # fmt: skip
+    return list(current), list(history)

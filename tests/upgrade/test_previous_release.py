@@ -33,13 +33,11 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from rest_framework.test import APIClient
 
-from ratings.models import PlayerRating, RatingHistory
 from ratings.services import rating_recompute_request
 from scorekeeper.backup.site import migrations
 from scorekeeper.matches.models import Hand, Match, Player
-from scorekeeper.matches.selectors import match_score_sheet
 from scorekeeper.matches.services import player_create
-from tests.upgrade.populated import populate
+from tests.upgrade.populated import every_rating, every_sheet, populate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -148,21 +146,6 @@ def every_table() -> dict[str, list]:
             )
     return found
 
-
-def every_sheet() -> dict[int, dict]:
-    return {match.pk: match_score_sheet(match=match) for match in Match.objects.order_by("pk")}
-
-
-def every_rating() -> tuple[list, list]:
-    """The ratings named by game, player and match (the history's ids change in a recompute)."""
-    current = PlayerRating.objects.order_by("pool__game", "player_id").values_list(
-        "pool__game", "player_id", "mu", "sigma", "conservative", "matches", "wins", "last_played_at"
-    )
-    history = RatingHistory.objects.order_by("pool__game", "match_id", "player_id").values_list(
-        "pool__game", "match_id", "player_id", "finished_at", "side", "place",
-        "mu_before", "sigma_before", "mu_after", "sigma_after", "win_probability",
-    )  # fmt: skip
-    return list(current), list(history)
 
 
 def fingerprint(method: str, path: str, body) -> str:
