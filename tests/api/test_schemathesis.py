@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 import schemathesis
+from django.db import connection
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import run_state_machine_as_test
 from schemathesis.config import SchemathesisConfig
@@ -147,6 +148,12 @@ def test_the_api_is_exactly_its_schema(case, rows):
     case.call_and_validate(headers=signed_in(rows))
 
 
+@pytest.mark.skipif(
+    connection.vendor == "postgresql",
+    reason="on SQLite only (CI's second pass): Hypothesis replays the state machine's steps, whose "
+    "links carry ids from PostgreSQL's sequences, which go on across the replays and across tests "
+    "(FlakyStrategyDefinition); on SQLite it has run steadily",
+)
 def test_the_api_is_its_schema_across_operations(rows):
     """Stateful: sequences of calls along the links Schemathesis infers (a match created, then
     read, recorded into, exported …), every check on every answer."""
