@@ -495,6 +495,17 @@ OUTBOX_TASK_BUDGET = env_int("OUTBOX_TASK_BUDGET", 20)
 
 # Ratings (ratings/): a player is listed on a game's leaderboard from this many rated matches on.
 RATINGS_LEADERBOARD_MIN_MATCHES = env_int("RATINGS_LEADERBOARD_MIN_MATCHES", 1)
+# Whether a finished match waits for the other side's confirmation of every hand before it is
+# rated (docs/recording.md, "Confirmation by the other side"). After changing it, recompute the
+# ratings (`manage.py ratings_recompute` or POST /api/v1/ratings/recompute).
+RATINGS_WAIT_FOR_CONFIRMATION = env_bool("RATINGS_WAIT_FOR_CONFIRMATION", False)
+
+# Players and accounts (docs/recording.md, "Players and accounts"): a code a scorer gives a player
+# to link his account is valid this many minutes; a user may fail this many claims in this many
+# seconds before he is asked to wait.
+PLAYER_CLAIM_CODE_TTL_MINUTES = env_int("PLAYER_CLAIM_CODE_TTL_MINUTES", 24 * 60)
+PLAYER_CLAIM_ATTEMPTS = env_int("PLAYER_CLAIM_ATTEMPTS", 10)
+PLAYER_CLAIM_WINDOW_SECONDS = env_int("PLAYER_CLAIM_WINDOW_SECONDS", 3600)
 
 LOGGING = {
     "version": 1,

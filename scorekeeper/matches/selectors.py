@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import F, Prefetch, QuerySet
 
 from . import i18n
-from .models import AuditEntry, Hand, Match, Player, Seat
+from .models import AuditEntry, Hand, HandConfirmation, Match, Player, Seat
 
 
 def player_list(*, search: str = "") -> QuerySet[Player]:
@@ -72,6 +72,51 @@ def match_audit(*, match: Match) -> QuerySet[AuditEntry]:
     return AuditEntry.objects.filter(match=match).select_related("actor")
 
 
+def match_sides(*, match: Match) -> dict[int, tuple]:
+    """player id → his side in ``match``: his team in a partnership game, else his seat alone."""
+    return {
+        seat.player_id: ("team", seat.team) if seat.team is not None else ("seat", seat.position)
+        for seat in match.seats.all()
+    }
+
+
+def hand_recorder_side(*, hand: Hand, sides: dict[int, tuple]) -> tuple | None:
+    """The side of the seated player whose account recorded ``hand`` (this version), or None
+    when its recorder plays no seat of the match (a club's scorer, the system, an import)."""
+    if hand.recorded_by_id is None:
+        return None
+    player = Player.objects.filter(user_id=hand.recorded_by_id).values_list("pk", flat=True).first()
+    return sides.get(player)
+
+
+def hand_answers(*, match: Match) -> dict[int, dict[str, Any]]:
+    """hand row id → the latest answer of the other side to that version (``answer``,
+    ``player``, ``player_name``, ``at_table``, ``reason``, ``at``): every answer of the match read
+    at once, the latest of each version kept."""
+    rows = (
+        HandConfirmation.objects.filter(match=match)
+        .order_by("at", "id")
+        .values("hand_id", "answer", "player_id", "at_table", "reason", "at", player_name=F("player__name"))
+    )
+    return {row["hand_id"]: row for row in rows}
+
+
+def match_all_confirmed(*, match: Match) -> bool:
+    """Whether the match has hands and the latest answer to each current one confirms it."""
+    current = list(match_current_hands(match=match).values_list("pk", flat=True))
+    answers = hand_answers(match=match)
+    return bool(current) and all(
+        answers.get(pk, {}).get("answer") == HandConfirmation.Answer.CONFIRMED for pk in current
+    )
+
+
+def user_player(*, user) -> Player | None:
+    """The player linked to ``user``'s account, if any."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return Player.objects.filter(user=user).first()
+
+
 def running_values(state: dict[str, Any] | None) -> list | None:
     """What a score sheet shows after a hand: totals, or cul's banks."""
     if not state:
@@ -93,12 +138,13 @@ def match_score_sheet(*, match: Match) -> dict[str, Any]:
     # keys read here (JSON key lookups in the database, so a 60-hand sheet decodes little).
     username = f"recorded_by__{get_user_model().USERNAME_FIELD}"
     rows = match_current_hands(match=match).values(
-        "number", "version", "dealer", "status", "declared", "computed", "accepted_declared", "reason",
+        "pk", "number", "version", "dealer", "status", "declared", "computed", "accepted_declared", "reason",
         "recorded_at", recorded_by_name=F(username),
         run_totals=F("state_after__totals"), run_banks=F("state_after__banks"),
         ev_errors=F("evaluation__errors"), ev_mismatches=F("evaluation__mismatches"),
         ev_warnings=F("evaluation__warnings"),
     )  # fmt: skip
+    answers = hand_answers(match=match)
     hands = [
         {
             "number": row["number"],
@@ -116,6 +162,8 @@ def match_score_sheet(*, match: Match) -> dict[str, Any]:
             "warnings": i18n.problems(row["ev_warnings"] or []),
             "recorded_by": row["recorded_by_name"],
             "recorded_at": row["recorded_at"],
+            # The other side's word on this version: confirmed, disputed, or still waiting.
+            **_confirmation(answers.get(row["pk"])),
         }
         for row in rows
     ]
@@ -129,4 +177,17 @@ def match_score_sheet(*, match: Match) -> dict[str, Any]:
         "totals": running_values(match.state),
         "state": match.state,
         "result": match.result,
+        "confirmed_at": match.confirmed_at,
+    }
+
+
+def _confirmation(answer: dict[str, Any] | None) -> dict[str, Any]:
+    if answer is None:
+        return {"confirmation": "waiting", "confirmed_by": None, "confirmed_at_table": False,
+                "dispute_reason": ""}  # fmt: skip
+    return {
+        "confirmation": answer["answer"],
+        "confirmed_by": answer["player_name"],
+        "confirmed_at_table": answer["at_table"],
+        "dispute_reason": answer["reason"],
     }
