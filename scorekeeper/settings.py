@@ -341,9 +341,10 @@ REST_FRAMEWORK = {
 # The name this site gives itself in its exports (docs/api.md, "Export and import"): importing a
 # file that names this site binds its players by id. By default a digest of the secret key,
 # so one per installation (with the fixed development key, every `./run` shares one).
-SCOREKEEPER_SITE = env_str("SCOREKEEPER_SITE") or "site-" + hashlib.sha256(
-    f"scorekeeper export site {SECRET_KEY}".encode()
-).hexdigest()[:16]
+SCOREKEEPER_SITE = (
+    env_str("SCOREKEEPER_SITE")
+    or "site-" + hashlib.sha256(f"scorekeeper export site {SECRET_KEY}".encode()).hexdigest()[:16]
+)
 
 # Caps on request bodies (api/parsers.py): every API body, a hand's, a correction's, a dry
 # run's, is at most API_MAX_BODY bytes (a real hand record is under 2 KB); an import document

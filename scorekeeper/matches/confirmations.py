@@ -34,13 +34,14 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scorekeeper.rules.fields import is_int
 
 from . import errors, selectors, signals
-from .models import AuditEntry, HandConfirmation, Match, Player, PlayerClaimCode
+from .models import AuditEntry, HandConfirmation, Match, Player, PlayerClaimCode, Seat
 from .services import _announce, _audit, _current, _lock, _require_scorer
 
 # -- account codes ----------------------------------------------------------------------
@@ -248,6 +249,8 @@ def _answer(*, match, number, by, player, hand_version, answer: str, reason: str
         raise errors.NotSignedIn(_("sign in to confirm or dispute a hand"))
     with transaction.atomic():
         match = _lock(match, by=by)
+        # The seats and their players, read once: who answers, and the sides.
+        prefetch_related_objects([match], Prefetch("seats", queryset=Seat.objects.select_related("player")))
         hand = _current(match).filter(number=number).select_related("recorded_by").first() if is_int(
             number
         ) else None  # fmt: skip
@@ -269,7 +272,7 @@ def _answer(*, match, number, by, player, hand_version, answer: str, reason: str
             )
         answering, at_table = _answering_player(match, by, player)
         sides = selectors.match_sides(match=match)
-        recorder = selectors.hand_recorder_side(hand=hand, sides=sides)
+        recorder = selectors.hand_recorder_side(match=match, hand=hand, sides=sides)
         if recorder is not None and sides[answering.pk] == recorder:
             raise errors.NotAllowed(
                 _("hand %(number)s was recorded by %(player)s's side: the other side answers it")
@@ -313,7 +316,7 @@ def _answer(*, match, number, by, player, hand_version, answer: str, reason: str
 
 def _answering_player(match: Match, by, player) -> tuple[Player, bool]:
     """(the seated player who answers, whether at the table on a scorer's device)."""
-    seated = {seat.player_id: seat.player for seat in match.seats.select_related("player")}
+    seated = {seat.player_id: seat.player for seat in match.seats.all()}
     if player is None:
         own = next((p for p in seated.values() if p.user_id == by.pk), None)
         if own is None:

@@ -80,41 +80,45 @@ def match_sides(*, match: Match) -> dict[int, tuple]:
     }
 
 
-def hand_recorder_side(*, hand: Hand, sides: dict[int, tuple]) -> tuple | None:
+def hand_recorder_side(*, match: Match, hand: Hand, sides: dict[int, tuple]) -> tuple | None:
     """The side of the seated player whose account recorded ``hand`` (this version), or None
-    when its recorder plays no seat of the match (a club's scorer, the system, an import)."""
+    when its recorder plays no seat of the match (a club's scorer, the system, an import).
+    Reads the match's seats (prefetched on the pages) rather than looking the account up."""
     if hand.recorded_by_id is None:
         return None
-    player = Player.objects.filter(user_id=hand.recorded_by_id).values_list("pk", flat=True).first()
+    player = next((s.player_id for s in match.seats.all() if s.player.user_id == hand.recorded_by_id), None)
     return sides.get(player)
 
 
-def hand_answers(*, match: Match) -> dict[int, dict[str, Any]]:
+def seated_player_of(*, match: Match, user) -> Player | None:
+    """The player of ``match`` linked to ``user``'s account, if he plays in it."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return next((s.player for s in match.seats.all() if s.player.user_id == user.pk), None)
+
+
+def hand_answers(*, match: Match, names: dict[int, str] | None = None) -> dict[int, dict[str, Any]]:
     """hand row id → the latest answer of the other side to that version (``answer``,
     ``player``, ``player_name``, ``at_table``, ``reason``, ``at``): every answer of the match read
-    at once, the latest of each version kept."""
-    rows = (
+    at once, the latest of each version kept. The answering players are seated, so their names
+    come from ``names`` (player id → name) or the match's seats."""
+    rows = list(
         HandConfirmation.objects.filter(match=match)
         .order_by("at", "id")
-        .values("hand_id", "answer", "player_id", "at_table", "reason", "at", player_name=F("player__name"))
+        .values("hand_id", "answer", "player_id", "at_table", "reason", "at")
     )
-    return {row["hand_id"]: row for row in rows}
+    if rows and names is None:
+        names = {seat.player_id: seat.player.name for seat in match.seats.all()}
+    return {row["hand_id"]: {**row, "player_name": names.get(row["player_id"], "?")} for row in rows}
 
 
 def match_all_confirmed(*, match: Match) -> bool:
     """Whether the match has hands and the latest answer to each current one confirms it."""
     current = list(match_current_hands(match=match).values_list("pk", flat=True))
-    answers = hand_answers(match=match)
+    answers = hand_answers(match=match, names={})
     return bool(current) and all(
         answers.get(pk, {}).get("answer") == HandConfirmation.Answer.CONFIRMED for pk in current
     )
-
-
-def user_player(*, user) -> Player | None:
-    """The player linked to ``user``'s account, if any."""
-    if not getattr(user, "is_authenticated", False):
-        return None
-    return Player.objects.filter(user=user).first()
 
 
 def running_values(state: dict[str, Any] | None) -> list | None:
@@ -144,7 +148,7 @@ def match_score_sheet(*, match: Match) -> dict[str, Any]:
         ev_errors=F("evaluation__errors"), ev_mismatches=F("evaluation__mismatches"),
         ev_warnings=F("evaluation__warnings"),
     )  # fmt: skip
-    answers = hand_answers(match=match)
+    answers = hand_answers(match=match, names={seat["player"]: seat["name"] for seat in seats})
     hands = [
         {
             "number": row["number"],

@@ -235,4 +235,3 @@ def _serve():
         last = thread.error
         thread.join()
     raise CommandError(f"no free port in {PORTS.start}–{PORTS.stop - 1}: {last}")
-
