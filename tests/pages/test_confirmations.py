@@ -195,3 +195,19 @@ def test_only_scorers_give_codes(client, tally_match, other_user):
 
 def test_the_claim_page_needs_a_sign_in(client):
     assert "/accounts/login/" in client.get(reverse("player-claim"))["Location"]
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("fr", "Confirmée à la table par Bea."),
+        ("de", "Am Tisch von Bea bestätigt."),
+        ("ru", "Подтверждена за столом: Bea."),
+    ],
+)
+def test_the_answer_is_said_in_the_pages_language(scorer, table, language, said):
+    answer(scorer, table["match"], confirm_player=table["bea"].pk)
+
+    page = scorer.get(reverse("hand-detail", args=[table["match"].pk, 1]), HTTP_ACCEPT_LANGUAGE=language)
+
+    assert said in page.content.decode()
