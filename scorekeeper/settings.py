@@ -498,7 +498,7 @@ OUTBOX_TASK_BUDGET = env_int("OUTBOX_TASK_BUDGET", 20)
 RATINGS_LEADERBOARD_MIN_MATCHES = env_int("RATINGS_LEADERBOARD_MIN_MATCHES", 1)
 # Whether a finished match waits for the other side's confirmation of every hand before it is
 # rated (docs/recording.md, "Confirmation by the other side"). After changing it, recompute the
-# ratings (`manage.py ratings_recompute` or POST /api/v1/ratings/recompute).
+# ratings (POST /api/v1/ratings/recompute, the admin's action on rating pools, or the nightly run).
 RATINGS_WAIT_FOR_CONFIRMATION = env_bool("RATINGS_WAIT_FOR_CONFIRMATION", False)
 
 # Players and accounts (docs/recording.md, "Players and accounts"): a code a scorer gives a player
