@@ -612,14 +612,19 @@ def _answer_errors(*, dispute: bool) -> dict:
 
 
 class _HandAnswer(APIView):
-    serializer = HandConfirmSerializer
+    """The other side's answer to hand n: a confirmation, or with ``dispute`` a dispute."""
+
+    dispute = False
 
     def post(self, request, pk: int, number: int):
-        data = _valid(type(self).serializer, request.data)
-        answer = confirmations.hand_dispute if "reason" in type(self).serializer().fields else None
+        serializer = HandDisputeSerializer if self.dispute else HandConfirmSerializer
+        data = _valid(serializer, request.data)
         kwargs = {"match": pk, "number": number, "by": request.user,
                   "player": data.get("player"), "hand_version": data.get("hand_version")}  # fmt: skip
-        row = answer(reason=data["reason"], **kwargs) if answer else confirmations.hand_confirm(**kwargs)
+        if self.dispute:
+            row = confirmations.hand_dispute(reason=data["reason"], **kwargs)
+        else:
+            row = confirmations.hand_confirm(**kwargs)
         return Response(HandAnswerSerializer(row).data, status=status.HTTP_201_CREATED)
 
 
@@ -643,7 +648,7 @@ class HandConfirm(_HandAnswer):
 
 
 class HandDispute(_HandAnswer):
-    serializer = HandDisputeSerializer
+    dispute = True
 
     @extend_schema(
         summary=gettext_lazy("Dispute hand n, with a reason (the side that did not record it)"),
