@@ -211,3 +211,18 @@ def test_the_answer_is_said_in_the_pages_language(scorer, table, language, said)
     page = scorer.get(reverse("hand-detail", args=[table["match"].pk, 1]), HTTP_ACCEPT_LANGUAGE=language)
 
     assert said in page.content.decode()
+
+
+def test_the_history_shows_every_answer_to_every_version(scorer, table, user):
+    bea = table["bea_client"]
+    answer(bea, table["match"], answer="dispute", reason="I had 2")
+    answer(bea, table["match"], answer="confirm")
+    hand_correct(match=table["match"], number=1, record=hand([4, 1]), by=user)
+
+    page = scorer.get(reverse("hand-history", args=[table["match"].pk, 1])).content.decode()
+
+    version_2, version_1 = page.split("Version 2")[1].split("Version 1")
+    assert "No answer from the other side to this version." in version_2
+    assert version_1.index("Disputed by Bea: “I had 2”.") < version_1.index(
+        "Confirmed by Bea on their own account."
+    )

@@ -76,3 +76,10 @@ def match_confirmations(context) -> dict[str, Any]:
         "unlinked": unlinked,
         "csrf_token": context.get("csrf_token"),
     }
+
+
+@register.inclusion_tag("matches/_version_answers.html")
+def version_answers(hand: Hand) -> dict[str, Any]:
+    """Every answer the other side gave to this version of a hand, oldest first (a hand's
+    history: nothing is overwritten, a later answer replaced an earlier one on the sheet)."""
+    return {"answers": hand.confirmations.select_related("player", "by").order_by("at", "id")}
