@@ -44,6 +44,7 @@ STATUS_BY_ERROR: list[tuple[type[errors.DomainError], int]] = [
     (errors.NotAllowed, status.HTTP_403_FORBIDDEN),
     (errors.NotFound, status.HTTP_404_NOT_FOUND),
     (errors.Conflict, status.HTTP_409_CONFLICT),
+    (errors.TooManyAttempts, status.HTTP_429_TOO_MANY_REQUESTS),
     (IdempotencyKeyReused, status.HTTP_422_UNPROCESSABLE_ENTITY),
 ]
 
@@ -52,6 +53,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, errors.DomainError):
         code = next((s for cls, s in STATUS_BY_ERROR if isinstance(exc, cls)), status.HTTP_400_BAD_REQUEST)
         headers = {"WWW-Authenticate": "Token"} if code == status.HTTP_401_UNAUTHORIZED else {}
+        if "retry_after" in exc.extra:  # as the throttles say it (429)
+            headers["Retry-After"] = str(exc.extra["retry_after"])
         return Response(i18n.error_body(exc.to_dict()), status=code, headers=headers)
     if isinstance(exc, RequestDataTooBig):  # over DATA_UPLOAD_MAX_MEMORY_SIZE (Django's check)
         body = {"code": "body_too_large", "message": _("the request body is too large"), "field": ""}

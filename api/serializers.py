@@ -15,7 +15,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from scorekeeper.matches import i18n
-from scorekeeper.matches.models import Hand, Match, Player, Seat
+from scorekeeper.matches.models import Hand, HandConfirmation, Match, Player, Seat
 from scorekeeper.matches.selectors import match_score_sheet, running_values
 from scorekeeper.rules import RULESETS
 from scorekeeper.rules.options import PRESETS
@@ -221,7 +221,15 @@ class ErrorSerializer(serializers.Serializer):
     problems = ProblemSerializer(
         many=True, required=False, help_text=gettext_lazy("options_invalid: the engine's problems")
     )
-    current_version = serializers.IntegerField(required=False, help_text=gettext_lazy("409 version_conflict"))
+    current_version = serializers.IntegerField(
+        required=False,
+        help_text=gettext_lazy(
+            "409: the match's version (version_conflict), the hand's (hand_version_conflict)"
+        ),
+    )
+    retry_after = serializers.IntegerField(
+        required=False, help_text=gettext_lazy("429: seconds to wait (also the Retry-After header)")
+    )
     hand_count = serializers.IntegerField(required=False, help_text=gettext_lazy("409 version_conflict"))
     status = serializers.CharField(
         required=False, help_text=gettext_lazy("409 version_conflict: the match's status")
@@ -333,6 +341,7 @@ class MatchSerializer(serializers.ModelSerializer):
             "scorers",
             "created_at",
             "updated_at",
+            "confirmed_at",
         ]
 
     def get_created_by(self, match) -> str | None:
@@ -416,6 +425,10 @@ class MatchFilterSerializer(serializers.Serializer):
         return attrs
 
 
+#: A current hand's state of confirmation (``ConfirmationEnum`` in the schema).
+CONFIRMATION_STATES = ["waiting", *HandConfirmation.Answer.values]
+
+
 class ScoreSheetHandSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     version = serializers.IntegerField()
@@ -433,6 +446,17 @@ class ScoreSheetHandSerializer(serializers.Serializer):
     warnings = ProblemSerializer(many=True)
     recorded_by = serializers.CharField(allow_null=True)
     recorded_at = serializers.DateTimeField()
+    confirmation = serializers.ChoiceField(
+        CONFIRMATION_STATES,
+        help_text=gettext_lazy("the other side's word on this version: confirmed, disputed or still waiting"),
+    )
+    confirmed_by = serializers.CharField(
+        allow_null=True, help_text=gettext_lazy("the player of the other side who answered")
+    )
+    confirmed_at_table = serializers.BooleanField(
+        help_text=gettext_lazy("answered on the scorer's device at the table")
+    )
+    dispute_reason = serializers.CharField(allow_blank=True, help_text=gettext_lazy("why it is disputed"))
 
 
 class MatchDetailSerializer(MatchSerializer):
@@ -560,4 +584,73 @@ class HandWrittenSerializer(serializers.Serializer):
         child=serializers.IntegerField(),
         required=False,
         help_text=gettext_lazy("corrections: the later hands that got a new version"),
+    )
+
+
+# -- the other side's answers, players' accounts --------------------------------------------
+class HandConfirmSerializer(BodySerializer):
+    player = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text=gettext_lazy(
+            "at the table, on a scorer's device: the player of the other side who answers; "
+            "left out: the signed-in user's own player"
+        ),
+    )
+    hand_version = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_VERSION,
+        help_text=gettext_lazy("the version of the hand the player saw; another current one is a 409"),
+    )
+
+
+class HandDisputeSerializer(HandConfirmSerializer):
+    reason = serializers.CharField(max_length=2000, help_text=gettext_lazy("why the hand is disputed"))
+
+
+class HandAnswerSerializer(serializers.Serializer):
+    """201 of a confirmation or a dispute."""
+
+    match = serializers.IntegerField(source="match_id")
+    number = serializers.IntegerField(source="hand.number")
+    hand_version = serializers.IntegerField(source="hand.version")
+    answer = serializers.ChoiceField(HandConfirmation.Answer.choices)
+    player = serializers.IntegerField(source="player_id")
+    player_name = serializers.CharField(source="player.name")
+    at_table = serializers.BooleanField()
+    by = serializers.SerializerMethodField()
+    reason = serializers.CharField(allow_blank=True)
+    at = serializers.DateTimeField()
+    match_confirmed_at = serializers.DateTimeField(
+        source="match.confirmed_at",
+        allow_null=True,
+        help_text=gettext_lazy("when every current hand of the match was confirmed; null if one is not"),
+    )
+
+    def get_by(self, row) -> str | None:
+        return row.by.get_username() if row.by else None
+
+
+class ClaimCodeSerializer(serializers.Serializer):
+    """201 of a new account code: read it out to the player (shown only this once)."""
+
+    player = serializers.IntegerField(source="player_id")
+    player_name = serializers.CharField(source="player.name")
+    code = serializers.CharField(help_text=gettext_lazy("shown only this once"))
+    expires_at = serializers.DateTimeField()
+
+
+#: What ``scorekeeper.matches.confirmations.player_claim`` reads: eight letters or digits,
+#: spaces and dashes anywhere (it normalises the rest: case, O for 0, I and L for 1).
+CLAIM_CODE_PATTERN = r"^[ -]*(?:[0-9A-Za-z][ -]*){8}$"
+
+
+class PlayerClaimSerializer(BodySerializer):
+    code = serializers.RegexField(
+        CLAIM_CODE_PATTERN,
+        max_length=40,
+        trim_whitespace=False,
+        help_text=gettext_lazy("the code a scorer of your match gave you, e.g. 7KQ2-M9XD"),
     )

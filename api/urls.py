@@ -15,6 +15,7 @@ v1 = [
     path("rules/<str:game>/score", views.RulesScore.as_view(), name="rules-score"),
     path("players", views.PlayerList.as_view(), name="player-list"),
     path("players/<int:pk>", views.PlayerDetail.as_view(), name="player-detail"),
+    path("players/claim", views.PlayerClaim.as_view(), name="player-claim"),
     path("matches", views.MatchList.as_view(), name="match-list"),
     path("matches/<int:pk>", views.MatchDetail.as_view(), name="match-detail"),
     path("matches/<int:pk>/scorers", views.MatchScorers.as_view(), name="match-scorers"),
@@ -27,6 +28,13 @@ v1 = [
         "matches/<int:pk>/hands/<int:number>/corrections",
         views.HandCorrections.as_view(),
         name="hand-corrections",
+    ),
+    path("matches/<int:pk>/hands/<int:number>/confirm", views.HandConfirm.as_view(), name="hand-confirm"),
+    path("matches/<int:pk>/hands/<int:number>/dispute", views.HandDispute.as_view(), name="hand-dispute"),
+    path(
+        "matches/<int:pk>/players/<int:player>/claim-code",
+        views.PlayerClaimCodeCreate.as_view(),
+        name="player-claim-code",
     ),
     path("", include("api.urls_exchange")),  # export and import (api/exchange.py)
     path("", include("api.urls_ratings")),  # leaderboards, ratings, predictions (api/ratings.py)

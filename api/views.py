@@ -28,7 +28,7 @@ from rest_framework.views import APIView
 
 from scorekeeper import lockout
 from scorekeeper.idempotency.decorators import idempotent
-from scorekeeper.matches import errors, i18n, selectors, services
+from scorekeeper.matches import confirmations, errors, i18n, selectors, services
 from scorekeeper.matches.models import Match, Player
 from scorekeeper.matches.terms import describe_game
 from scorekeeper.rules import RULESETS, OptionsInvalid, UnknownGame, find_ruleset
@@ -36,10 +36,14 @@ from scorekeeper.rules import RULESETS, OptionsInvalid, UnknownGame, find_rulese
 from . import schema, tokens
 from .parsers import CappedFormParser, CappedMultiPartParser, StrictJSONParser
 from .serializers import (
+    ClaimCodeSerializer,
     ErrorSerializer,
     EvaluationSerializer,
     GameSerializer,
+    HandAnswerSerializer,
+    HandConfirmSerializer,
     HandCreateSerializer,
+    HandDisputeSerializer,
     HandSerializer,
     HandWrittenSerializer,
     MatchCreateSerializer,
@@ -47,6 +51,7 @@ from .serializers import (
     MatchFilterSerializer,
     MatchSerializer,
     MatchStateSerializer,
+    PlayerClaimSerializer,
     PlayerCreateSerializer,
     PlayerDetailSerializer,
     PlayerSerializer,
@@ -571,3 +576,159 @@ class HandCorrections(APIView):
             status=status.HTTP_201_CREATED,
             headers={**_etag(hand.match), "Location": location},
         )
+
+
+# -- the other side's answers, players' accounts ------------------------------------------
+def _answer_errors(*, dispute: bool) -> dict:
+    return {
+        400: OpenApiResponse(
+            ErrorSerializer,
+            description=gettext_lazy(
+                "A malformed body, `player_not_seated` (the `player` named plays no seat of the match)"
+            )
+            + (gettext_lazy(", `reason_required`") if dispute else ""),
+        ),
+        403: OpenApiResponse(
+            ErrorSerializer,
+            description=gettext_lazy(
+                "`not_a_player` (the user is linked to no player of the match), `same_side` (the "
+                "answering player's side recorded the hand), `not_a_scorer` (naming another player, "
+                "at the table, needs a scorer), or a CSRF failure"
+            ),
+        ),
+        404: OpenApiResponse(
+            ErrorSerializer, description=gettext_lazy("`not_found`, `match_not_found` or `hand_not_found`")
+        ),
+        409: OpenApiResponse(
+            ErrorSerializer,
+            description=gettext_lazy(
+                "`already_confirmed` / `already_disputed` (the version has that answer already), "
+                "`hand_version_conflict` (`hand_version` is not the current one: `current_version` "
+                "is), `match_void`"
+            ),
+        ),
+        **schema.errors(401, 422),
+    }
+
+
+class _HandAnswer(APIView):
+    """The other side's answer to hand n: a confirmation, or with ``dispute`` a dispute."""
+
+    dispute = False
+
+    def post(self, request, pk: int, number: int):
+        serializer = HandDisputeSerializer if self.dispute else HandConfirmSerializer
+        data = _valid(serializer, request.data)
+        kwargs = {"match": pk, "number": number, "by": request.user,
+                  "player": data.get("player"), "hand_version": data.get("hand_version")}  # fmt: skip
+        if self.dispute:
+            row = confirmations.hand_dispute(reason=data["reason"], **kwargs)
+        else:
+            row = confirmations.hand_confirm(**kwargs)
+        return Response(HandAnswerSerializer(row).data, status=status.HTTP_201_CREATED)
+
+
+class HandConfirm(_HandAnswer):
+    @extend_schema(
+        summary=gettext_lazy("Confirm hand n (the side that did not record it)"),
+        description=gettext_lazy(
+            "The other side confirms the current version of hand n: a user linked to a player seated "
+            "on another side than the one that recorded it (the recorder's account's player, his "
+            "team in a partnership game), or a scorer at the table naming that `player`. A "
+            "correction makes a new version, which needs a new answer. The match is confirmed when "
+            "every current hand is. Does not change the match's version."
+        ),
+        request=HandConfirmSerializer,
+        responses={201: HandAnswerSerializer, **_answer_errors(dispute=False)},
+        parameters=[schema.IDEMPOTENCY_KEY],
+    )
+    @idempotent
+    def post(self, request, pk: int, number: int):
+        return super().post(request, pk, number)
+
+
+class HandDispute(_HandAnswer):
+    dispute = True
+
+    @extend_schema(
+        summary=gettext_lazy("Dispute hand n, with a reason (the side that did not record it)"),
+        description=gettext_lazy(
+            "As confirming, but the other side says the hand is wrong and why. The scorers then "
+            "correct it (a new version, to be answered again) or talk it over (a later "
+            "confirmation replaces the dispute; both stay in the audit log)."
+        ),
+        request=HandDisputeSerializer,
+        responses={201: HandAnswerSerializer, **_answer_errors(dispute=True)},
+        parameters=[schema.IDEMPOTENCY_KEY],
+    )
+    @idempotent
+    def post(self, request, pk: int, number: int):
+        return super().post(request, pk, number)
+
+
+class PlayerClaimCodeCreate(APIView):
+    @extend_schema(
+        summary=gettext_lazy("A one-time code with which a player links his account (scorers only)"),
+        description=gettext_lazy(
+            "For a player seated in the match who has no account linked yet. Read the code out to "
+            "him; he sends it to POST /api/v1/players/claim signed in as himself. It serves once "
+            "and expires (`expires_at`); only its digest is stored."
+        ),
+        request=None,
+        responses={
+            201: ClaimCodeSerializer,
+            403: OpenApiResponse(
+                ErrorSerializer, description=gettext_lazy("`not_a_scorer` of this match, or a CSRF failure")
+            ),
+            404: OpenApiResponse(
+                ErrorSerializer,
+                description=gettext_lazy("`not_found`, `match_not_found`, `player_not_seated` in this match"),
+            ),
+            409: OpenApiResponse(
+                ErrorSerializer, description=gettext_lazy("`player_already_linked` to an account")
+            ),
+            **schema.errors(400, 401, 422),
+        },
+        parameters=[schema.IDEMPOTENCY_KEY],
+    )
+    # Not @idempotent: no stored answer may hold a code (a replay would show it again).
+    def post(self, request, pk: int, player: int):
+        row = confirmations.player_claim_code_create(match=pk, player=player, by=request.user)
+        return Response(ClaimCodeSerializer(row).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerClaim(APIView):
+    @extend_schema(
+        summary=gettext_lazy("Link your account to a player, with the code a scorer gave you"),
+        request=PlayerClaimSerializer,
+        responses={
+            200: PlayerSerializer,
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description=gettext_lazy(
+                    "A malformed body, `claim_code_invalid` (no such code), `claim_code_expired`"
+                ),
+            ),
+            409: OpenApiResponse(
+                ErrorSerializer,
+                description=gettext_lazy(
+                    "`claim_code_used`, `player_already_linked` (the player has an account), "
+                    "`user_already_linked` (your account is another player's)"
+                ),
+            ),
+            429: OpenApiResponse(
+                ErrorSerializer,
+                description=gettext_lazy(
+                    "`claim_throttled`: too many wrong or expired codes (PLAYER_CLAIM_ATTEMPTS an hour), "
+                    "or `throttled`; `Retry-After` says how many seconds to wait"
+                ),
+            ),
+            **schema.errors(401, 403, 422),
+        },
+        parameters=[schema.IDEMPOTENCY_KEY],
+    )
+    @idempotent
+    def post(self, request):
+        data = _valid(PlayerClaimSerializer, request.data)
+        player = confirmations.player_claim(code=data["code"], by=request.user)
+        return Response(PlayerSerializer(player).data)

@@ -183,6 +183,8 @@ class RatingEvent(models.Model):
         CORRECT = "correct", pgettext_lazy("a match, rating event", "corrected while finished")
         VOID = "void", pgettext_lazy("a match, rating event", "voided")
         REOPEN = "reopen", pgettext_lazy("a match, rating event", "reopened")
+        CONFIRM = "confirm", pgettext_lazy("a match, rating event", "confirmed by the other side")
+        UNCONFIRM = "unconfirm", pgettext_lazy("a match, rating event", "disputed after its confirmation")
 
     match = models.ForeignKey(
         "matches.Match", on_delete=models.CASCADE, related_name="rating_events", verbose_name=_("match")

@@ -3,11 +3,20 @@ connected in ``RatingsConfig.ready``."""
 
 from __future__ import annotations
 
+from django.conf import settings
+
+from scorekeeper.matches import signals
+
 from .services import rating_event_record
 
 
 def match_changed_record(sender, *, match, kind: str, **kwargs) -> None:
-    """A change to what ``match`` counts for (``kind``: finish, correct, void, reopen, the
-    values of ``RatingEvent.Kind``) becomes a rating event of its pool, with its outbox message,
-    in the transaction of the write that sent it."""
+    """A change to what ``match`` counts for (``kind``: finish, correct, void, reopen, confirm,
+    unconfirm, the values of ``RatingEvent.Kind``) becomes a rating event of its pool, with its
+    outbox message, in the transaction of the write that sent it.
+
+    Whether a finished match is confirmed matters only while RATINGS_WAIT_FOR_CONFIRMATION is
+    on: otherwise a confirmation changes nothing the pool rates, and is no event."""
+    if kind in (signals.CONFIRM, signals.UNCONFIRM) and not settings.RATINGS_WAIT_FOR_CONFIRMATION:
+        return
     rating_event_record(match=match, kind=kind)

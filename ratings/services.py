@@ -39,6 +39,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Count, F, Max, Min, Q
 from django.utils import timezone
@@ -225,11 +226,7 @@ def pool_matches(game: str, start: tuple[datetime, int] | None = None) -> Iterat
     for i in range(0, len(order), CHUNK):
         chunk = order[i : i + CHUNK]
         ids = [match for _, match in chunk]
-        placements = dict(
-            Match.objects.filter(pk__in=ids, status=Match.Status.FINISHED).values_list(
-                "pk", "result__placements"
-            )
-        )
+        placements = dict(_rated(Match.objects.filter(pk__in=ids)).values_list("pk", "result__placements"))
         seats: dict[int, list[tuple[int, int]]] = {}
         for match, position, player in Seat.objects.filter(match_id__in=list(placements)).values_list(
             "match_id", "position", "player_id"
@@ -242,6 +239,15 @@ def pool_matches(game: str, start: tuple[datetime, int] | None = None) -> Iterat
             outcome = _outcome(match, at, placements[match], players, partnerships)
             if outcome is not None:
                 yield outcome
+
+
+def _rated(matches):
+    """The matches a pool rates: the finished ones, and while RATINGS_WAIT_FOR_CONFIRMATION is
+    on only those the other side confirmed (every current hand: ``Match.confirmed_at``)."""
+    matches = matches.filter(status=Match.Status.FINISHED)
+    if settings.RATINGS_WAIT_FOR_CONFIRMATION:
+        matches = matches.filter(confirmed_at__isnull=False)
+    return matches
 
 
 def _column(model, field: str) -> str:
@@ -261,10 +267,12 @@ FROM (
     FROM {event} WHERE {event_game} = %(game)s GROUP BY {event_match}
 ) f
 JOIN {match} m ON m.{match_id} = f.match_id AND m.{status} = {finished}
+    AND (NOT %(wait)s OR m.{confirmed_at} IS NOT NULL)
 JOIN (
     SELECT s.{seat_match} AS match_id, array_agg(s.{seat_player} ORDER BY s.{seat_position}) AS players
     FROM {seat} s
     JOIN {match} sm ON sm.{match_id} = s.{seat_match} AND sm.{game} = %(game)s AND sm.{status} = {finished}
+        AND (NOT %(wait)s OR sm.{confirmed_at} IS NOT NULL)
     GROUP BY s.{seat_match}
 ) s ON s.match_id = m.{match_id}
 ORDER BY f.first, m.{match_id}
@@ -277,6 +285,7 @@ ORDER BY f.first, m.{match_id}
     match_id=f'"{Match._meta.pk.column}"',
     result=_column(Match, "result"),
     status=_column(Match, "status"),
+    confirmed_at=_column(Match, "confirmed_at"),
     game=_column(Match, "game"),
     seat=f'"{Seat._meta.db_table}"',
     seat_match=_column(Seat, "match"),
@@ -290,7 +299,7 @@ _UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 def _pool_matches_postgresql(game: str, partnerships) -> Iterator[PoolMatch]:
     with connection.chunked_cursor() as cursor:
-        cursor.execute(_POOL_SQL, {"game": game})
+        cursor.execute(_POOL_SQL, {"game": game, "wait": settings.RATINGS_WAIT_FOR_CONFIRMATION})
         while rows := cursor.fetchmany(CHUNK):
             for (match, micros, _, players), placements in zip(rows, _placements(rows), strict=True):
                 at = _UNIX_EPOCH + timedelta(microseconds=micros)

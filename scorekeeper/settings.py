@@ -341,9 +341,10 @@ REST_FRAMEWORK = {
 # The name this site gives itself in its exports (docs/api.md, "Export and import"): importing a
 # file that names this site binds its players by id. By default a digest of the secret key,
 # so one per installation (with the fixed development key, every `./run` shares one).
-SCOREKEEPER_SITE = env_str("SCOREKEEPER_SITE") or "site-" + hashlib.sha256(
-    f"scorekeeper export site {SECRET_KEY}".encode()
-).hexdigest()[:16]
+SCOREKEEPER_SITE = (
+    env_str("SCOREKEEPER_SITE")
+    or "site-" + hashlib.sha256(f"scorekeeper export site {SECRET_KEY}".encode()).hexdigest()[:16]
+)
 
 # Caps on request bodies (api/parsers.py): every API body, a hand's, a correction's, a dry
 # run's, is at most API_MAX_BODY bytes (a real hand record is under 2 KB); an import document
@@ -495,6 +496,17 @@ OUTBOX_TASK_BUDGET = env_int("OUTBOX_TASK_BUDGET", 20)
 
 # Ratings (ratings/): a player is listed on a game's leaderboard from this many rated matches on.
 RATINGS_LEADERBOARD_MIN_MATCHES = env_int("RATINGS_LEADERBOARD_MIN_MATCHES", 1)
+# Whether a finished match waits for the other side's confirmation of every hand before it is
+# rated (docs/recording.md, "Confirmation by the other side"). After changing it, recompute the
+# ratings (POST /api/v1/ratings/recompute, the admin's action on rating pools, or the nightly run).
+RATINGS_WAIT_FOR_CONFIRMATION = env_bool("RATINGS_WAIT_FOR_CONFIRMATION", False)
+
+# Players and accounts (docs/recording.md, "Players and accounts"): a code a scorer gives a player
+# to link his account is valid this many minutes; a user may fail this many claims in this many
+# seconds before he is asked to wait.
+PLAYER_CLAIM_CODE_TTL_MINUTES = env_int("PLAYER_CLAIM_CODE_TTL_MINUTES", 24 * 60)
+PLAYER_CLAIM_ATTEMPTS = env_int("PLAYER_CLAIM_ATTEMPTS", 10)
+PLAYER_CLAIM_WINDOW_SECONDS = env_int("PLAYER_CLAIM_WINDOW_SECONDS", 3600)
 
 LOGGING = {
     "version": 1,

@@ -75,6 +75,7 @@ CARRIED = (
     "matches.match",  # with its scorers
     "matches.seat",
     "matches.hand",  # every version, superseded ones too
+    "matches.handconfirmation",  # the other side's answers to each version
     "matches.auditentry",
     # A match's first rating event is its place in its pool's order (docs/ratings.md): the
     # events are facts of when each match finished, the input of the ratings, not derived.
@@ -91,6 +92,7 @@ LEFT_OUT = {
     "ratings.ratinghistory": "derived: rebuilt by the recompute",
     "ratings.recomputejob": "the log of past recomputes; the restore's recompute is a new one",
     "outbox.outboxmessage": "background work in flight: the restore's recompute rates every match",
+    "matches.playerclaimcode": "one-time codes to link an account, valid a day: a scorer gives a new one",
     "idempotency.idempotencykey": "the answers a retry replays, forgotten after a day anyway",
     "axes.accessattempt": "sign-in failures: counted in the cache, not in these tables",
     "axes.accessattemptexpiration": "sign-in failures: counted in the cache, not in these tables",

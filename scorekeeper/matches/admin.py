@@ -10,8 +10,8 @@ from django.utils.translation import ngettext
 from scorekeeper.admin_base import ReadOnlyAdmin
 from scorekeeper.outbox.services import outbox_enqueue
 
-from . import terms
-from .models import AuditEntry, Hand, Match, Player, Seat
+from . import confirmations, terms
+from .models import AuditEntry, Hand, HandConfirmation, Match, Player, PlayerClaimCode, Seat
 from .tasks import match_recompute
 
 
@@ -56,6 +56,14 @@ class PlayerAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+    def save_model(self, request, obj, form, change):
+        """Staff link a player to an account (or unlink him) here: in the audit log like a claim."""
+        with transaction.atomic():
+            super().save_model(request, obj, form, change)
+            if change and "user" in form.changed_data:
+                before = form.initial.get("user")
+                confirmations.player_link_audit(player=obj, before=before, by=request.user)
 
 
 class SeatInline(admin.TabularInline):
@@ -145,3 +153,17 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     list_display = ["at", "action", "actor", "match", "hand"]
     list_filter = ["action"]
     list_select_related = ["actor", "match", "hand"]
+
+
+@admin.register(HandConfirmation)
+class HandConfirmationAdmin(ReadOnlyAdmin):
+    list_display = ["at", "match", "hand", "answer", "player", "at_table", "by"]
+    list_filter = ["answer", "at_table"]
+    list_select_related = ["match", "hand", "player", "by"]
+
+
+@admin.register(PlayerClaimCode)
+class PlayerClaimCodeAdmin(ReadOnlyAdmin):
+    list_display = ["player", "created_by", "created_at", "expires_at", "used_by", "used_at"]
+    list_select_related = ["player", "created_by", "used_by"]
+    exclude = ["digest"]

@@ -1,7 +1,8 @@
 """Domain errors raised by the services, with stable machine codes.
 
 Interfaces map them by class (the API: ``api/exceptions.py``): ``Invalid`` → 400,
-``NotSignedIn`` → 401, ``NotAllowed`` → 403, ``NotFound`` → 404, ``Conflict`` → 409 (and the
+``NotSignedIn`` → 401, ``NotAllowed`` → 403, ``NotFound`` → 404, ``Conflict`` → 409,
+``TooManyAttempts`` → 429 (and the
 idempotency app's ``IdempotencyKeyReused``, a ``DomainError`` too, → 422).
 ``code`` never changes once published; ``field`` is a path into the request
 ("options.target", "record.tricks[3]").
@@ -114,6 +115,21 @@ class HandRefused(Invalid):
         self.evaluation = evaluation
 
 
+class ClaimCodeInvalid(Invalid):
+    """A code that is no code of this site (``claim_code_invalid``) or is past its expiry
+    (``claim_code_expired``)."""
+
+    code = "claim_code_invalid"
+
+
+# -- 429 ------------------------------------------------------------------------------
+class TooManyAttempts(DomainError):
+    """Too many failed tries of something guessable (an account code) in a while; ``retry_after``
+    says how many seconds to wait."""
+
+    code = "claim_throttled"
+
+
 # -- 403 (401 for a caller not signed in) ---------------------------------------------
 class NotAllowed(DomainError):
     code = "not_a_scorer"
@@ -152,6 +168,24 @@ class MatchOver(Conflict):
 
 class MatchVoid(Conflict):
     code = "match_void"
+
+
+class AlreadyLinked(Conflict):
+    """The player already has an account, or the user already is a player
+    (``player_already_linked``, ``user_already_linked``)."""
+
+    code = "player_already_linked"
+
+
+class AnswerConflict(Conflict):
+    """The hand's version already has this answer (``already_confirmed``, ``already_disputed``),
+    or the answer names a version that is no longer current (``hand_version_conflict``)."""
+
+    code = "already_confirmed"
+
+
+class ClaimCodeUsed(Conflict):
+    code = "claim_code_used"
 
 
 class StatusConflict(Conflict):

@@ -116,6 +116,16 @@ class Match(models.Model):
     #: How many seats the match has, set with them by ``match_create`` (seats never change):
     #: a write reads it with the match row instead of counting the seats.
     seat_count = models.PositiveSmallIntegerField(_("seats"), editable=False)
+    #: When the other side had confirmed every current hand; empty while a hand waits or is
+    #: disputed (and before the first hand). Derived from the HandConfirmation rows, kept by the
+    #: services like ``status``; a new hand version empties it (docs/recording.md).
+    confirmed_at = models.DateTimeField(
+        _("confirmed at"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_("When the other side had confirmed every hand; empty while one waits or is disputed."),
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -303,6 +313,10 @@ class AuditEntry(models.Model):
         MATCH_VOID = "match_void", _("match voided")
         MATCH_REOPEN = "match_reopen", _("match reopened")
         MATCH_RECOMPUTE = "match_recompute", _("match recomputed")
+        HAND_CONFIRM = "hand_confirm", _("hand confirmed")
+        HAND_DISPUTE = "hand_dispute", _("hand disputed")
+        CLAIM_CODE_CREATE = "claim_code_create", _("account code given")
+        PLAYER_LINK = "player_link", _("player linked to an account")
 
     # Only ``match`` and ``at`` are indexed: the log is read per match (newest first) and, in
     # the admin, as a whole by date; every index costs each write an insert.
@@ -349,3 +363,117 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.get_action_display()}"
+
+
+class HandConfirmation(models.Model):
+    """The answer of the side that did not record a hand to one version of it: confirmed, or
+    disputed with a reason. Rows are only added: the latest row of a version is its answer, and
+    a new version (a correction, a re-evaluation) starts with none (docs/recording.md)."""
+
+    class Answer(models.TextChoices):
+        CONFIRMED = "confirmed", pgettext_lazy("a hand", "confirmed")
+        DISPUTED = "disputed", pgettext_lazy("a hand", "disputed")
+
+    #: Indexed: the score sheet reads the answers of a match at once.
+    match = models.ForeignKey(
+        Match, on_delete=models.PROTECT, related_name="confirmations", verbose_name=_("match")
+    )
+    #: The version answered (a Hand row); unindexed, as every read goes through the match.
+    hand = models.ForeignKey(
+        Hand,
+        on_delete=models.PROTECT,
+        related_name="confirmations",
+        db_index=False,
+        verbose_name=_("hand"),
+    )
+    answer = models.CharField(_("answer"), max_length=16, choices=Answer.choices)
+    #: The player of the other side who gave the answer.
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", db_index=False, verbose_name=_("player")
+    )
+    #: Given on the scorer's device, passed across the table (else on the player's own account).
+    at_table = models.BooleanField(
+        _("at the table"),
+        default=False,
+        help_text=_("Given on the scorer's device at the table, not on the player's own account."),
+    )
+    #: The signed-in user whose device sent it: the scorer at the table, or the player himself.
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_index=False,
+        verbose_name=_("sent by"),
+    )
+    reason = models.TextField(_("reason"), blank=True, help_text=_("Why the hand is disputed."))
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "hand", "at", "id"]
+        verbose_name = _("hand confirmation")
+        verbose_name_plural = _("hand confirmations")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(answer__in=["confirmed", "disputed"]), name="confirmation_answer_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(answer="confirmed") | ~Q(reason=""), name="confirmation_dispute_has_reason"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("%(hand)s: %(answer)s by %(player)s") % {
+            "hand": self.hand,
+            "answer": self.get_answer_display(),
+            "player": self.player,
+        }
+
+
+class PlayerClaimCode(models.Model):
+    """A one-time code with which a user links his account to ``player`` (``player_claim``).
+
+    A scorer of one of the player's matches makes it and reads it out; only its keyed digest
+    is kept (the code is shown once), it expires after ``PLAYER_CLAIM_CODE_TTL_MINUTES`` and
+    serves once."""
+
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="claim_codes", verbose_name=_("player")
+    )
+    #: The match whose scorer gave it (he may give codes to the players of his matches).
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.PROTECT, related_name="+", db_index=False,
+        verbose_name=_("match"),
+    )  # fmt: skip
+    #: HMAC-SHA256 of the code under the site's secret key: the code itself is never stored.
+    digest = models.CharField(_("digest"), max_length=64, unique=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_index=False,
+        verbose_name=_("given by"),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"))
+    used_at = models.DateTimeField(_("used at"), null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_index=False,
+        verbose_name=_("used by"),
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("account code")
+        verbose_name_plural = _("account codes")
+
+    def __str__(self) -> str:
+        return _("code for %(player)s") % {"player": self.player}

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import F, Prefetch, QuerySet
 
 from . import i18n
-from .models import AuditEntry, Hand, Match, Player, Seat
+from .models import AuditEntry, Hand, HandConfirmation, Match, Player, Seat
 
 
 def player_list(*, search: str = "") -> QuerySet[Player]:
@@ -72,6 +72,55 @@ def match_audit(*, match: Match) -> QuerySet[AuditEntry]:
     return AuditEntry.objects.filter(match=match).select_related("actor")
 
 
+def match_sides(*, match: Match) -> dict[int, tuple]:
+    """player id → his side in ``match``: his team in a partnership game, else his seat alone."""
+    return {
+        seat.player_id: ("team", seat.team) if seat.team is not None else ("seat", seat.position)
+        for seat in match.seats.all()
+    }
+
+
+def hand_recorder_side(*, match: Match, hand: Hand, sides: dict[int, tuple]) -> tuple | None:
+    """The side of the seated player whose account recorded ``hand`` (this version), or None
+    when its recorder plays no seat of the match (a club's scorer, the system, an import).
+    Reads the match's seats (prefetched on the pages) rather than looking the account up."""
+    if hand.recorded_by_id is None:
+        return None
+    player = next((s.player_id for s in match.seats.all() if s.player.user_id == hand.recorded_by_id), None)
+    return sides.get(player)
+
+
+def seated_player_of(*, match: Match, user) -> Player | None:
+    """The player of ``match`` linked to ``user``'s account, if he plays in it."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return next((s.player for s in match.seats.all() if s.player.user_id == user.pk), None)
+
+
+def hand_answers(*, match: Match, names: dict[int, str] | None = None) -> dict[int, dict[str, Any]]:
+    """hand row id → the latest answer of the other side to that version (``answer``,
+    ``player``, ``player_name``, ``at_table``, ``reason``, ``at``): every answer of the match read
+    at once, the latest of each version kept. The answering players are seated, so their names
+    come from ``names`` (player id → name) or the match's seats."""
+    rows = list(
+        HandConfirmation.objects.filter(match=match)
+        .order_by("at", "id")
+        .values("hand_id", "answer", "player_id", "at_table", "reason", "at")
+    )
+    if rows and names is None:
+        names = {seat.player_id: seat.player.name for seat in match.seats.all()}
+    return {row["hand_id"]: {**row, "player_name": names.get(row["player_id"], "?")} for row in rows}
+
+
+def match_all_confirmed(*, match: Match) -> bool:
+    """Whether the match has hands and the latest answer to each current one confirms it."""
+    current = list(match_current_hands(match=match).values_list("pk", flat=True))
+    answers = hand_answers(match=match, names={})
+    return bool(current) and all(
+        answers.get(pk, {}).get("answer") == HandConfirmation.Answer.CONFIRMED for pk in current
+    )
+
+
 def running_values(state: dict[str, Any] | None) -> list | None:
     """What a score sheet shows after a hand: totals, or cul's banks."""
     if not state:
@@ -93,12 +142,13 @@ def match_score_sheet(*, match: Match) -> dict[str, Any]:
     # keys read here (JSON key lookups in the database, so a 60-hand sheet decodes little).
     username = f"recorded_by__{get_user_model().USERNAME_FIELD}"
     rows = match_current_hands(match=match).values(
-        "number", "version", "dealer", "status", "declared", "computed", "accepted_declared", "reason",
+        "pk", "number", "version", "dealer", "status", "declared", "computed", "accepted_declared", "reason",
         "recorded_at", recorded_by_name=F(username),
         run_totals=F("state_after__totals"), run_banks=F("state_after__banks"),
         ev_errors=F("evaluation__errors"), ev_mismatches=F("evaluation__mismatches"),
         ev_warnings=F("evaluation__warnings"),
     )  # fmt: skip
+    answers = hand_answers(match=match, names={seat["player"]: seat["name"] for seat in seats})
     hands = [
         {
             "number": row["number"],
@@ -116,6 +166,8 @@ def match_score_sheet(*, match: Match) -> dict[str, Any]:
             "warnings": i18n.problems(row["ev_warnings"] or []),
             "recorded_by": row["recorded_by_name"],
             "recorded_at": row["recorded_at"],
+            # The other side's word on this version: confirmed, disputed, or still waiting.
+            **_confirmation(answers.get(row["pk"])),
         }
         for row in rows
     ]
@@ -129,4 +181,17 @@ def match_score_sheet(*, match: Match) -> dict[str, Any]:
         "totals": running_values(match.state),
         "state": match.state,
         "result": match.result,
+        "confirmed_at": match.confirmed_at,
+    }
+
+
+def _confirmation(answer: dict[str, Any] | None) -> dict[str, Any]:
+    if answer is None:
+        return {"confirmation": "waiting", "confirmed_by": None, "confirmed_at_table": False,
+                "dispute_reason": ""}  # fmt: skip
+    return {
+        "confirmation": answer["answer"],
+        "confirmed_by": answer["player_name"],
+        "confirmed_at_table": answer["at_table"],
+        "dispute_reason": answer["reason"],
     }

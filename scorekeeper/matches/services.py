@@ -578,6 +578,8 @@ def _refresh(match: Match, last: Hand | None = None) -> None:
         last = _current(match).filter(state_after__isnull=False).order_by("-number").first()
     state = last.state_after if last else None
     match.state = state
+    # A hand changed or came: it waits for the other side (scorekeeper/matches/confirmations.py).
+    match.confirmed_at = None
     over = _status_for(state) == Match.Status.FINISHED
     match.result = last.evaluation.get("result") if over else None
     if match.status != Match.Status.VOID:
@@ -610,7 +612,8 @@ def _save(match: Match) -> None:
 
 
 #: The match columns a write changes (``_refresh``, ``hand_count``, ``version``, the time).
-_MATCH_WRITTEN = ("state", "result", "status", "version", "hand_count", "updated_at")
+#: ``confirmed_at`` too: a write of the hands empties it (an answer writes it alone).
+_MATCH_WRITTEN = ("state", "result", "status", "version", "hand_count", "updated_at", "confirmed_at")
 
 
 def _hand_payload(hand: Hand) -> dict[str, Any]:

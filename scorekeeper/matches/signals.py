@@ -7,7 +7,11 @@ scorekeeper.matches when a write changes what a match counts for:
 - ``"correct"``: a hand of a match that was or now is finished got a new version (a
   correction, or a recompute of the match that changed a hand);
 - ``"void"``: a finished match was set aside;
-- ``"reopen"``: a void match was reopened and is finished.
+- ``"reopen"``: a void match was reopened and is finished;
+- ``"confirm"``: the other side's answer made a finished match confirmed (every current hand
+  confirmed);
+- ``"unconfirm"``: a dispute made a confirmed finished match unconfirmed again. (A correction
+  empties the confirmation too, but is announced as ``"correct"``.)
 
 It is sent inside the write's transaction, after the match row is saved, and with ``send``:
 whatever a receiver writes commits or rolls back with the write, and a receiver's error is not
@@ -24,7 +28,9 @@ FINISH = "finish"
 CORRECT = "correct"
 VOID = "void"
 REOPEN = "reopen"
+CONFIRM = "confirm"
+UNCONFIRM = "unconfirm"
 #: The kinds ``match_changed`` carries.
-KINDS = (FINISH, CORRECT, VOID, REOPEN)
+KINDS = (FINISH, CORRECT, VOID, REOPEN, CONFIRM, UNCONFIRM)
 
 match_changed = Signal()

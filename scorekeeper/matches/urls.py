@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_club, views_live
+from . import views, views_club, views_confirm, views_live
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -14,6 +14,13 @@ urlpatterns = [
     path("matches/<int:pk>/hands/<int:number>/correct/", views.hand_correct, name="hand-correct"),
     path("matches/<int:pk>/hands/<int:number>/check/", views_live.hand_check, name="hand-check-correction"),
     path("matches/<int:pk>/hands/<int:number>/history/", views.hand_history, name="hand-history"),
+    path("matches/<int:pk>/hands/<int:number>/answer/", views_confirm.hand_answer, name="hand-answer"),
+    path(
+        "matches/<int:pk>/players/<int:player>/code/",
+        views_confirm.player_claim_code,
+        name="player-claim-code",
+    ),
+    path("players/claim/", views_confirm.player_claim, name="player-claim"),
     path("matches/<int:pk>/void/", views.match_void, name="match-void"),
     path("matches/<int:pk>/reopen/", views.match_reopen, name="match-reopen"),
     path("matches/<int:pk>/scorers/", views.match_scorer_add, name="match-scorer-add"),

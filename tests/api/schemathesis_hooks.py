@@ -35,6 +35,11 @@ RULE_REJECTIONS: dict[str, frozenset[str]] = {
     "POST /api/v1/matches/{id}/void": frozenset({"version_ambiguous"}),
     "POST /api/v1/matches/{id}/reopen": frozenset({"version_ambiguous"}),
     "POST /api/v1/matches/{id}/scorers": frozenset({"user_unknown"}),
+    # A player id that plays no seat of the match (at the table).
+    "POST /api/v1/matches/{id}/hands/{number}/confirm": frozenset({"player_not_seated"}),
+    "POST /api/v1/matches/{id}/hands/{number}/dispute": frozenset({"player_not_seated"}),
+    # A code of the right shape that is no live code.
+    "POST /api/v1/players/claim": frozenset({"claim_code_invalid", "claim_code_expired"}),
     "POST /api/v1/matches/import": frozenset(
         {
             "player_unknown",

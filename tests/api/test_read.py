@@ -69,7 +69,9 @@ def test_the_match_detail_is_the_score_sheet(api, tally_match, user):
         "number": 1, "version": 1, "dealer": 0, "status": "valid", "declared": [3, 1], "computed": [3, 1],
         "running": [3, 1], "accepted_declared": False, "reason": "", "errors": [], "mismatches": [],
         "warnings": [], "recorded_by": "ann", "recorded_at": None,
+        "confirmation": "waiting", "confirmed_by": None, "confirmed_at_table": False, "dispute_reason": "",
     }  # fmt: skip
+    assert body["confirmed_at"] is None
 
 
 def test_a_token_is_issued_for_a_username_and_password(api, django_user_model):

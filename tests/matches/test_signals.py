@@ -88,8 +88,10 @@ def test_a_recompute_that_changes_a_finished_match_announces_correct(play, user,
 
 
 def test_the_kinds_are_the_ones_the_module_names():
-    assert signals.KINDS == ("finish", "correct", "void", "reopen")
-    assert (signals.FINISH, signals.CORRECT, signals.VOID, signals.REOPEN) == signals.KINDS
+    assert signals.KINDS == ("finish", "correct", "void", "reopen", "confirm", "unconfirm")
+    kinds = (signals.FINISH, signals.CORRECT, signals.VOID, signals.REOPEN)
+    kinds += (signals.CONFIRM, signals.UNCONFIRM)
+    assert kinds == signals.KINDS
 
 
 def test_a_receivers_error_is_raised_and_rolls_the_write_back(play, user):

@@ -29,7 +29,8 @@ def test_the_ratings_app_connects_its_receiver_once_however_often_it_is_ready(pl
 
 
 @pytest.mark.parametrize("kind", signals.KINDS)
-def test_each_kind_announced_is_stored_as_that_kind_of_rating_event(play, kind):
+def test_each_kind_announced_is_stored_as_that_kind_of_rating_event(play, kind, settings):
+    settings.RATINGS_WAIT_FOR_CONFIRMATION = True  # else a confirmation is no event (below)
     match = play([0, 1], [4, 3])
 
     signals.match_changed.send(sender=Match, match=match, kind=kind)
@@ -37,6 +38,17 @@ def test_each_kind_announced_is_stored_as_that_kind_of_rating_event(play, kind):
     event = RatingEvent.objects.get()
     assert (event.match_id, event.game, event.kind) == (match.pk, "tally", kind)
     assert kind in RatingEvent.Kind.values
+
+
+@pytest.mark.parametrize("kind", [signals.CONFIRM, signals.UNCONFIRM])
+def test_a_confirmation_is_no_rating_event_while_ratings_do_not_wait_for_one(play, kind, settings):
+    settings.RATINGS_WAIT_FOR_CONFIRMATION = False
+    match = play([0, 1], [4, 3])
+
+    signals.match_changed.send(sender=Match, match=match, kind=kind)
+
+    assert not RatingEvent.objects.exists()
+    assert not OutboxMessage.objects.filter(task="ratings.event_process").exists()
 
 
 def test_a_write_rolled_back_after_the_announcement_leaves_no_rating_event(play, user):

@@ -59,7 +59,15 @@ MOVED_CONTENT_TYPES = {("matches", "idempotencykey"): ("idempotency", "idempoten
 #: The columns the upgrade adds to a table of the previous release (model, field names), every
 #: one nullable: the rows written before it have NULL there. The site's rows are written by this
 #: release's services, so these columns exist while they write and are dropped before the upgrade.
-ADDED_FIELDS = {("outbox", "OutboxMessage"): ("alive_at",)}
+ADDED_FIELDS = {("outbox", "OutboxMessage"): ("alive_at",), ("matches", "Match"): ("confirmed_at",)}
+#: The tables the upgrade creates in an app of the previous release (app, model): empty after it.
+#: This release's services and score sheets read them, so they exist while the site's rows are
+#: written and read, and are dropped just before the upgrade.
+ADDED_MODELS = [("matches", "HandConfirmation"), ("matches", "PlayerClaimCode")]
+
+
+def added_models():
+    return [django_apps.get_model(app, name) for app, name in ADDED_MODELS]
 
 
 def added_fields():
@@ -147,7 +155,6 @@ def every_table() -> dict[str, list]:
     return found
 
 
-
 def fingerprint(method: str, path: str, body) -> str:
     """An idempotency key's fingerprint as the previous release computed it (api/idempotency.py
     then): the HMAC of the request's method, path, If-Match and body."""
@@ -180,8 +187,16 @@ def test_an_upgrade_from_the_previous_release_keeps_every_row_sheet_and_rating(
     with connection.schema_editor() as editor:
         for model, field in added_fields():
             editor.add_field(model, field)
+        for model in added_models():
+            editor.create_model(model)
     then = database_schema()
-    assert {RENAMED_TABLES.get(table, table): shape for table, shape in then.items()} == this_release
+    # The added tables as this release makes them (their shape is the migration's, checked by
+    # makemigrations); the others as the previous release had them.
+    assert {RENAMED_TABLES.get(table, table) for table in then} == set(this_release)
+    new_tables = {model._meta.db_table for model in added_models()}
+    assert {
+        RENAMED_TABLES.get(table, table): shape for table, shape in then.items() if table not in new_tables
+    } == {table: shape for table, shape in this_release.items() if table not in new_tables}
     site = populate(client)
     ann = site.users["ann"]
     zoe = player_create(name="Zoé", by=ann)
@@ -193,21 +208,25 @@ def test_an_upgrade_from_the_previous_release_keeps_every_row_sheet_and_rating(
     )  # fmt: skip
     for model, field in added_fields():  # the previous release had no such values
         assert not model.objects.filter(**{f"{field.name}__isnull": False}).exists()
-    with connection.schema_editor() as editor:
-        for model, field in added_fields():
-            editor.remove_field(model, field)
-    before = every_table()
-    assert [table for table, rows in before.items() if not rows] == []  # a row in every table
     assert (
         Hand.objects.filter(status="superseded").exists() and Hand.objects.filter(status="disputed").exists()
     )
+    # Read through this release's models, so before the added columns and tables go.
     sheets, ratings = every_sheet(), every_rating()
     assert ratings[0] and ratings[1]
+    with connection.schema_editor() as editor:
+        for model, field in added_fields():
+            editor.remove_field(model, field)
+        for model in added_models():
+            editor.delete_model(model)
+    before = every_table()
+    assert [table for table, rows in before.items() if not rows] == []  # a row in every table
 
     call_command("migrate", verbosity=0)  # the upgrade
     ContentType.objects.clear_cache()
 
     expected = {RENAMED_TABLES.get(table, table): rows for table, rows in before.items()}
+    expected.update({table: [] for table in new_tables})
     for model, field in added_fields():
         table = model._meta.db_table
         expected[table] = [{**row, field.column: None} for row in expected[table]]
@@ -220,7 +239,18 @@ def test_an_upgrade_from_the_previous_release_keeps_every_row_sheet_and_rating(
         ),
         key=repr,
     )
-    assert every_table() == expected
+    after = every_table()
+    # migrate's post_migrate gives the added models their content types and permissions.
+    added_types = {(model._meta.app_label, model._meta.model_name) for model in added_models()}
+    types = {
+        row["id"] for row in after["django_content_type"] if (row["app_label"], row["model"]) in added_types
+    }
+    assert len(types) == len(added_types)
+    after["django_content_type"] = [row for row in after["django_content_type"] if row["id"] not in types]
+    after["auth_permission"] = [
+        row for row in after["auth_permission"] if row["content_type_id"] not in types
+    ]
+    assert after == expected
     assert every_sheet() == sheets
     assert every_rating() == ratings
     rating_recompute_request()  # a full recompute gives them again

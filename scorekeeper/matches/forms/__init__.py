@@ -9,7 +9,7 @@ from .bank import BankForm
 from .base import HandForm, JsonOnlyForm
 from .bastard import BastardForm
 from .cul import CulForm
-from .match import MatchCreateForm, ReasonForm, ScorerAddForm
+from .match import MatchCreateForm, PlayerClaimForm, ReasonForm, ScorerAddForm
 from .piquet import PiquetForm
 
 #: The form of each game the engine ships; another game (a test game) is typed as JSON.
@@ -31,6 +31,7 @@ __all__ = [
     "JsonOnlyForm",
     "MatchCreateForm",
     "PiquetForm",
+    "PlayerClaimForm",
     "ReasonForm",
     "ScorerAddForm",
     "hand_form_class",

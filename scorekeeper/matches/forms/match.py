@@ -195,3 +195,15 @@ class ReasonForm(forms.Form):
 
 class ScorerAddForm(forms.Form):
     username = forms.CharField(label=gettext_lazy("Add a scorer (their user name)"), max_length=150)
+
+
+class PlayerClaimForm(forms.Form):
+    """A user links his account to his player with the code a scorer gave him."""
+
+    code = forms.CharField(
+        label=gettext_lazy("Your code"),
+        max_length=40,
+        help_text=gettext_lazy("Eight letters and digits, e.g. 7KQ2-M9XD; case and dashes do not matter."),
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "autocapitalize": "characters",
+                                      "spellcheck": "false"}),
+    )  # fmt: skip

@@ -29,6 +29,7 @@ from ratings.services import rating_events_process_all
 from scorekeeper.devtools import DEMO_DATA
 from scorekeeper.devtools.browser import chromium_missing, launch, phone_context
 from scorekeeper.matches import services
+from scorekeeper.matches.confirmations import hand_confirm, player_link
 from scorekeeper.matches.models import Match
 
 OUT = Path(settings.BASE_DIR) / "docs" / "screenshots"
@@ -44,6 +45,7 @@ SHOTS = [
     ("leaderboard", "Leaderboard of piquet"),
     ("profile", "Player profile with the rating chart"),
     ("hand-form-live-ru", "The hand form and its live check in Russian"),
+    ("confirmation", "After the save: the other side confirms at the table, one tap"),
 ]
 
 
@@ -185,6 +187,12 @@ class Command(BaseCommand):
     def _hand_form_live_ru(self, browser, base, scene, path):
         self._hand_form_live(browser, base, scene, path, locale="ru-RU")
 
+    def _confirmation(self, browser, base, scene, path):
+        # The scorer's phone right after saving hand 2 (hand 1 was confirmed at the table).
+        page = self._page(browser, base, scene, signed_in=True)
+        page.goto(f"{base}/matches/{scene['playing'].pk}/hands/2/")
+        self._save(page, path, full=False)
+
 
 def _scene() -> dict:
     """What the pictures show beyond the demo: a scorer signed in, a piquet match in progress."""
@@ -203,6 +211,9 @@ def _scene() -> dict:
     playing = services.match_create(game="piquet", players=players, by=user, title="Friday at Luc's")
     for record in hands[:2]:
         services.hand_record(match=playing, record=record, by=user)
+    # The scorer plays Ines: Jakob, the other side, confirms at the table on her phone.
+    player_link(player=players[0], user=user, by=None)
+    hand_confirm(match=playing, number=1, by=user, player=players[1])
     client = Client()
     client.force_login(user)
     return {
@@ -235,4 +246,3 @@ def _serve():
         last = thread.error
         thread.join()
     raise CommandError(f"no free port in {PORTS.start}–{PORTS.stop - 1}: {last}")
-
