@@ -147,7 +147,6 @@ def every_table() -> dict[str, list]:
     return found
 
 
-
 def fingerprint(method: str, path: str, body) -> str:
     """An idempotency key's fingerprint as the previous release computed it (api/idempotency.py
     then): the HMAC of the request's method, path, If-Match and body."""
