@@ -180,27 +180,33 @@ def chances(*, player: Player | int, opponents: Sequence[tuple[Player | int, str
     return out
 
 
-def rivals(*, player: Player, limit: int = RIVALS_SHOWN) -> list[Rival]:
-    """The players ``player`` met most often (most meetings first, then by name), each with
-    the record against him, the games and today's chances in the game met in most."""
+def opponents(*, player: Player) -> list[Rival]:
+    """Everyone ``player`` met, most meetings first (then by name), each with the record
+    against him and the games they met in; no chances (``with_chances`` adds them)."""
     by_opponent: dict[int, list[Meeting]] = defaultdict(list)
     for meeting in meetings(player=player):
         by_opponent[meeting.opponent_id].append(meeting)
     if not by_opponent:
         return []
     names = Player.objects.in_bulk(list(by_opponent))
-    ranked = sorted(by_opponent, key=lambda pk: (-len(by_opponent[pk]), names[pk].name.casefold(), pk))[
-        :limit
-    ]
-    out = [
+    ranked = sorted(by_opponent, key=lambda pk: (-len(by_opponent[pk]), names[pk].name.casefold(), pk))
+    return [
         Rival(names[pk], record_of(by_opponent[pk]), Counter(m.game for m in by_opponent[pk]))
         for pk in ranked
     ]
-    for rival, chance in zip(
-        out, chances(player=player, opponents=[(r.player, r.main_game) for r in out]), strict=True
-    ):
+
+
+def with_chances(*, player: Player, rivals: list[Rival]) -> list[Rival]:
+    """``rivals`` with today's chances in the game each was met in most (one query)."""
+    today = chances(player=player, opponents=[(rival.player, rival.main_game) for rival in rivals])
+    for rival, chance in zip(rivals, today, strict=True):
         rival.chances = chance
-    return out
+    return rivals
+
+
+def rivals(*, player: Player, limit: int = RIVALS_SHOWN) -> list[Rival]:
+    """The ``limit`` players ``player`` met most often, with today's chances (a profile's)."""
+    return with_chances(player=player, rivals=opponents(player=player)[:limit])
 
 
 @dataclass(frozen=True)
