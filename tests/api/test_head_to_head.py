@@ -34,7 +34,8 @@ def test_the_opponents_are_listed_most_met_first_with_record_games_and_chance(an
     chances = first["chances"]
     assert chances["game"] == "tally" and chances["rated"] is True
     assert chances["win"] + chances["loss"] == pytest.approx(1)
-    assert second["player"]["name"] == "Cid" and second["record"] == {"met": 1, "wins": 0, "losses": 1, "draws": 0}
+    assert second["player"]["name"] == "Cid"
+    assert second["record"] == {"met": 1, "wins": 0, "losses": 1, "draws": 0}
 
 
 def test_the_head_to_head_gives_the_record_per_game_chances_and_a_link_to_the_matches(anon, met):
