@@ -12,16 +12,20 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
+from rest_framework.permissions import IsAdminUser
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
 from ratings import head_to_head
+from ratings.models import RecomputeJob
+from scorekeeper.idempotency.decorators import idempotent
+from scorekeeper.matches import errors, services
 from scorekeeper.matches.models import Player
 from scorekeeper.rules import RULESETS
 
 from . import schema
 from .ratings import RatedPlayerSerializer
-from .serializers import GameField
+from .serializers import MAX_ID, BodySerializer, GameField
 from .views import _valid
 
 
@@ -179,3 +183,65 @@ class HeadToHeadMatches(generics.GenericAPIView):
         rows = [{"meeting": m, "record": r} for m, r in zip(both.meetings, both.running, strict=True)][::-1]
         page = self.paginate_queryset(rows)
         return self.get_paginated_response(MeetingSerializer(page, many=True).data)
+
+
+class PlayerMergeRequestSerializer(BodySerializer):
+    into = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        help_text=gettext_lazy("the id of the real player to merge this one into"),
+    )
+
+
+class MergedPlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    merged_into = serializers.IntegerField(source="merged_into_id", allow_null=True)
+
+
+class PlayerMergeSerializer(serializers.Serializer):
+    player = MergedPlayerSerializer(help_text=gettext_lazy("the duplicate, now merged"))
+    into = RatedPlayerSerializer(help_text=gettext_lazy("the real player, who has his matches now"))
+    matches = serializers.ListField(
+        child=serializers.IntegerField(), help_text=gettext_lazy("the matches whose seat moved")
+    )
+    games = serializers.ListField(
+        child=serializers.CharField(), help_text=gettext_lazy("the games whose ratings are recomputed")
+    )
+    recompute = serializers.CharField(
+        allow_null=True, help_text=gettext_lazy("the recompute job of those games (its progress); null: none")
+    )
+
+
+class PlayerMerge(generics.GenericAPIView):
+    """Merge a duplicate player into the real one (staff only). His seats become the real
+    player's, and so does his account link; he stays, marked `merged_into`, and his pages
+    redirect; the games he played are recomputed (`recompute`, the job). Refused with nothing
+    written: into himself (400 `merge_into_self`), an `into` that is no player (400
+    `player_unknown`), a player already merged (409 `player_merged`) or into one (409
+    `merge_chain`), two players who sat at the same match (409 `players_met`), two players who
+    both have an account (409 `user_link_conflict`)."""
+
+    permission_classes = [IsAdminUser]
+    serializer_class = PlayerMergeSerializer
+
+    @extend_schema(
+        summary=gettext_lazy("Merge a duplicate player into another (staff only)"),
+        request=PlayerMergeRequestSerializer,
+        responses={200: PlayerMergeSerializer, **schema.errors(*schema.WRITE_ERRORS, 404, 409)},
+        parameters=[schema.IDEMPOTENCY_KEY],
+    )
+    @idempotent
+    def post(self, request, pk: int):
+        data = _valid(PlayerMergeRequestSerializer, request.data)
+        if not Player.objects.filter(pk=pk).exists():
+            raise errors.NotFound(_("there is no player %(pk)s") % {"pk": pk}, code="player_unknown")
+        done = services.player_merge(player=pk, into=data["into"], by=request.user)
+        job = next((answer for answer in done["followed"] if isinstance(answer, RecomputeJob)), None)
+        body = {
+            **done,
+            "recompute": reverse("api:rating-recompute-detail", args=[job.pk], request=request)
+            if job
+            else None,
+        }
+        return Response(PlayerMergeSerializer(body).data)

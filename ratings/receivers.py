@@ -3,7 +3,7 @@ connected in ``RatingsConfig.ready``."""
 
 from __future__ import annotations
 
-from .services import rating_event_record
+from .services import rating_event_record, rating_player_merged
 
 
 def match_changed_record(sender, *, match, kind: str, **kwargs) -> None:
@@ -11,3 +11,10 @@ def match_changed_record(sender, *, match, kind: str, **kwargs) -> None:
     values of ``RatingEvent.Kind``) becomes a rating event of its pool, with its outbox message,
     in the transaction of the write that sent it."""
     rating_event_record(match=match, kind=kind)
+
+
+def player_merged_replay(sender, *, player, into, games, by=None, **kwargs):
+    """A duplicate merged into ``into``: his ratings go and the pools of ``games`` (where his
+    finished matches are) are recomputed, after the merge commits. Returns the recompute job
+    (the merge's caller shows it), or None."""
+    return rating_player_merged(player=player, games=games, by=by)

@@ -37,11 +37,11 @@ def follows_merge(view):
     he was merged into, with the same query."""
 
     @functools.wraps(view)
-    def wrapper(request, pk: int, *args, **kwargs):
+    def wrapper(request, pk: int, **kwargs):
         target = _merged_target(pk)
         if target is None:
-            return view(request, pk, *args, **kwargs)
-        url = reverse(request.resolver_match.url_name, args=[target, *args], kwargs=kwargs)
+            return view(request, pk, **kwargs)
+        url = reverse(request.resolver_match.url_name, kwargs={**kwargs, "pk": target})
         query = request.GET.urlencode()
         return redirect(f"{url}?{query}" if query else url, permanent=True)
 

@@ -143,3 +143,33 @@ def test_queries_do_not_grow_with_the_matches_shown(client, play, players):
     rating_events_process_all()
     assert count_queries(client, url(ada, bea)) == few_page
     assert count_queries(client, reverse("player-detail", args=[ada.pk])) == few_profile
+
+
+# -- a merged player's pages ----------------------------------------------------------------
+def test_a_merged_players_pages_redirect_to_the_real_players(client, play, players, django_user_model):
+    from scorekeeper.matches.services import player_merge
+
+    ada, bea, _cid, dan = players
+    play([3, 1], [10, 3])
+    staff = django_user_model.objects.create_user("staff", is_staff=True)
+    player_merge(player=dan, into=ada, by=staff)
+    response = client.get(reverse("player-detail", args=[dan.pk]) + "?page=1")
+    assert response.status_code == 301
+    assert response["Location"] == reverse("player-detail", args=[ada.pk]) + "?page=1"
+    response = client.get(url(dan, bea))
+    assert response.status_code == 301 and response["Location"] == url(ada, bea)
+    response = client.get(url(bea, dan))
+    assert response.status_code == 301 and response["Location"] == url(bea, ada)
+    html = client.get(url(ada, bea)).content.decode()
+    assert html.count('class="meeting ') == 1
+
+
+def test_pickers_and_the_match_filter_do_not_offer_merged_players(scorer, play, players, django_user_model):
+    from scorekeeper.matches.services import player_merge
+
+    staff = django_user_model.objects.create_user("staff", is_staff=True)
+    player_merge(player=players[3], into=players[0], by=staff)
+    listing = scorer.get(reverse("match-list")).content.decode()
+    assert ">Dan<" not in listing and ">Ada<" in listing
+    new_match = scorer.get(reverse("match-new-game", args=["tally"])).content.decode()
+    assert ">Dan<" not in new_match and ">Ada<" in new_match
