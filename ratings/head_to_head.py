@@ -17,6 +17,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
 from scorekeeper.matches.models import Match, Player, Seat
 
@@ -29,13 +30,15 @@ WIN, LOSS, DRAW = "win", "loss", "draw"
 RIVALS_SHOWN = 5
 
 
-@dataclass(frozen=True)
-class Meeting:
-    """One finished match in which ``player`` met ``opponent``; ``outcome`` is ``player``'s."""
+class Meeting(NamedTuple):
+    """One finished match in which ``player`` met ``opponent``; ``outcome`` is ``player``'s (a
+    named tuple: a busy player's list holds thousands, made three times faster than frozen
+    dataclasses)."""
 
     match_id: int
     game: str
-    played_at: datetime
+    #: When the match was started (None when read without dates).
+    played_at: datetime | None
     opponent_id: int
     outcome: str
     place: int
@@ -110,31 +113,50 @@ def _place(placements, position: int) -> int | None:
 
 
 def meetings(
-    *, player: Player | int, opponent: Player | int | None = None, game: str | None = None
+    *, player: Player | int, opponent: Player | int | None = None, game: str | None = None, dated: bool = True
 ) -> list[Meeting]:
     """Every meeting of ``player`` (with ``opponent`` only, if given; in ``game`` only, if
-    given), oldest first (the order the matches were started in, then their ids). One query."""
+    given), oldest first (the order the matches were started in, then their ids); without
+    ``dated``, in no order and without ``played_at`` (a count needs neither). Two queries: his
+    seats with their matches' results, then the other seats of those matches (plain numbers:
+    the matches' results and times are read once a match, not once a seat)."""
     pk = player.pk if isinstance(player, Player) else player
-    seats = Seat.objects.filter(player_id=pk, match__status=Match.Status.FINISHED)
+    mine = Seat.objects.filter(player_id=pk, match__status=Match.Status.FINISHED)
     if opponent is not None:
-        seats = seats.filter(match__seats__player=opponent)
+        mine = mine.filter(match__seats__player=opponent)
     if game:
-        seats = seats.filter(match__game=game)
-    # ``match__seats`` below is the join of the filter above when there is one (Django reuses
-    # it), so the other seat is the opponent's; else every seat of the match, his own skipped.
-    rows = seats.values_list(
-        "match_id", "match__game", "match__created_at", "position", "team",
-        "match__seats__player_id", "match__seats__position", "match__seats__team",
-        "match__result__placements",
-    ).order_by("match__created_at", "match_id", "match__seats__position")  # fmt: skip
+        mine = mine.filter(match__game=game)
+    fields = ["match_id", "match__game", "position", "team", "match__result__placements"]
+    if dated:
+        mine = mine.order_by("match__created_at", "match_id")
+        fields.append("match__created_at")
+    else:
+        mine = mine.order_by()
+    own = list(mine.values_list(*fields))
+    if not own:
+        return []
+    others = Seat.objects.filter(match__in=mine.values("match_id")).exclude(player_id=pk)
+    if opponent is not None:
+        others = others.filter(player=opponent)
+    seated: dict[int, list[tuple[int, int, int | None]]] = defaultdict(list)
+    for match_id, other, position, team in others.order_by().values_list(
+        "match_id", "player_id", "position", "team"
+    ):
+        seated[match_id].append((other, position, team))
     out = []
-    for match_id, game_key, at, position, team, other, other_position, other_team, placements in rows:
-        if other == pk or (team is not None and team == other_team):
-            continue  # himself, or his partner
-        place, other_place = _place(placements, position), _place(placements, other_position)
-        if place is None or other_place is None:
-            continue  # a result without places for these seats (a game whose result is malformed)
-        out.append(Meeting(match_id, game_key, at, other, _outcome(place, other_place), place, other_place))
+    for match_id, game_key, position, team, placements, *when in own:
+        place = _place(placements, position)
+        if place is None:
+            continue  # a result without a place for his seat (a malformed result)
+        at = when[0] if when else None
+        for other, other_position, other_team in sorted(seated.get(match_id, ()), key=lambda seat: seat[1]):
+            if team is not None and team == other_team:
+                continue  # his partner
+            other_place = _place(placements, other_position)
+            if other_place is not None:
+                out.append(
+                    Meeting(match_id, game_key, at, other, _outcome(place, other_place), place, other_place)
+                )
     return out
 
 
@@ -184,7 +206,7 @@ def opponents(*, player: Player) -> list[Rival]:
     """Everyone ``player`` met, most meetings first (then by name), each with the record
     against him and the games they met in; no chances (``with_chances`` adds them)."""
     by_opponent: dict[int, list[Meeting]] = defaultdict(list)
-    for meeting in meetings(player=player):
+    for meeting in meetings(player=player, dated=False):
         by_opponent[meeting.opponent_id].append(meeting)
     if not by_opponent:
         return []
