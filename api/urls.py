@@ -38,6 +38,7 @@ v1 = [
     ),
     path("", include("api.urls_exchange")),  # export and import (api/exchange.py)
     path("", include("api.urls_ratings")),  # leaderboards, ratings, predictions (api/ratings.py)
+    path("", include("api.urls_people")),  # head-to-head, player merge (api/people.py)
 ]
 
 urlpatterns = [

@@ -7,8 +7,8 @@ class RatingsConfig(AppConfig):
     verbose_name = _("Ratings")
 
     def ready(self) -> None:
-        from scorekeeper.matches.models import Match
-        from scorekeeper.matches.signals import match_changed
+        from scorekeeper.matches.models import Match, Player
+        from scorekeeper.matches.signals import match_changed, player_merged
 
         # Register the tasks in every process (web, commands), not only in workers: the outbox
         # looks a task up by name when it hands a message over.
@@ -18,4 +18,7 @@ class RatingsConfig(AppConfig):
         # it there as an event of the pool. One connection however often ready() runs.
         match_changed.connect(
             receivers.match_changed_record, sender=Match, dispatch_uid="ratings.match_changed"
+        )
+        player_merged.connect(
+            receivers.player_merged_replay, sender=Player, dispatch_uid="ratings.player_merged"
         )

@@ -7,7 +7,7 @@ from django.conf import settings
 
 from scorekeeper.matches import signals
 
-from .services import rating_event_record
+from .services import rating_event_record, rating_player_merged
 
 
 def match_changed_record(sender, *, match, kind: str, **kwargs) -> None:
@@ -20,3 +20,10 @@ def match_changed_record(sender, *, match, kind: str, **kwargs) -> None:
     if kind in (signals.CONFIRM, signals.UNCONFIRM) and not settings.RATINGS_WAIT_FOR_CONFIRMATION:
         return
     rating_event_record(match=match, kind=kind)
+
+
+def player_merged_replay(sender, *, player, into, games, by=None, **kwargs):
+    """A duplicate merged into ``into``: his ratings go and the pools of ``games`` (where his
+    finished matches are) are recomputed, after the merge commits. Returns the recompute job
+    (the merge's caller shows it), or None."""
+    return rating_player_merged(player=player, games=games, by=by)

@@ -502,3 +502,14 @@ def _write_ratings(pool: RatingPool, r: Rater, rows: list[tuple], *, replace: bo
             unique_fields=["pool", "player"],
             update_fields=["mu", "sigma", "conservative", "matches", "wins", "last_played_at"],
         )
+
+
+# -- a player merged (scorekeeper.matches.services.player_merge) ----------------------------
+def rating_player_merged(*, player, games: Sequence[str], by=None) -> RecomputeJob | None:
+    """The duplicate ``player``'s seats are another's now: his ratings go at once (he is listed
+    nowhere), and the pools of ``games`` are rebuilt from nothing by a full recompute of them
+    (a job, one pool task each, after the merge commits), as a staff recompute is."""
+    PlayerRating.objects.filter(player=player).delete()
+    if not games:
+        return None
+    return rating_recompute_request(by=by, games=games)

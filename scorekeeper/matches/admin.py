@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.db import transaction
+from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from scorekeeper.admin_base import ReadOnlyAdmin
 from scorekeeper.outbox.services import outbox_enqueue
 
-from . import confirmations, terms
+from . import confirmations, errors, services, terms
 from .models import AuditEntry, Hand, HandConfirmation, Match, Player, PlayerClaimCode, Seat
 from .tasks import match_recompute
 
@@ -47,12 +50,40 @@ class PresetFilter(admin.SimpleListFilter):
         return queryset.filter(preset=self.value()) if self.value() else queryset
 
 
+class MergedFilter(admin.SimpleListFilter):
+    title = _("merged")
+    parameter_name = "merged"
+
+    def lookups(self, request, model_admin):
+        return [("no", _("not merged")), ("yes", _("merged into another"))]
+
+    def queryset(self, request, queryset):
+        if self.value() in ("yes", "no"):
+            return queryset.filter(merged_into__isnull=self.value() == "no")
+        return queryset
+
+
+class PlayerMergeForm(forms.Form):
+    into = forms.ModelChoiceField(
+        label=_("Merge into"),
+        queryset=Player.objects.none(),
+        help_text=_("The real player: the selected duplicates' matches, ratings and account become his."),
+    )
+
+    def __init__(self, *args, exclude=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["into"].queryset = Player.objects.filter(merged_into__isnull=True).exclude(pk__in=exclude)
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "user", "created_at"]
+    list_display = ["name", "user", "merged_into", "created_at"]
+    list_filter = [MergedFilter]
     search_fields = ["name"]
     raw_id_fields = ["user"]
-    readonly_fields = ["created_by", "created_at"]
+    # Merged only by the action (the service moves the seats and audits it).
+    readonly_fields = ["created_by", "created_at", "merged_into"]
+    actions = ["merge"]
 
     def has_delete_permission(self, request, obj=None):
         return False
@@ -64,6 +95,39 @@ class PlayerAdmin(admin.ModelAdmin):
             if change and "user" in form.changed_data:
                 before = form.initial.get("user")
                 confirmations.player_link_audit(player=obj, before=before, by=request.user)
+
+    @admin.action(description=_("Merge the selected duplicates into another player"))
+    def merge(self, request, queryset):
+        """First a page to choose the real player; then each selected duplicate is merged into
+        him (``services.player_merge``), each refusal shown with its reason."""
+        duplicates = list(queryset.order_by("name", "id"))
+        form = PlayerMergeForm(
+            request.POST if "apply" in request.POST else None, exclude=[p.pk for p in duplicates]
+        )
+        if form.is_bound and form.is_valid():
+            into = form.cleaned_data["into"]
+            for duplicate in duplicates:
+                try:
+                    done = services.player_merge(player=duplicate, into=into, by=request.user)
+                except errors.DomainError as exc:
+                    self.message_user(request, f"{duplicate}: {exc.message}", messages.ERROR)
+                    continue
+                merged = ngettext(
+                    "%(player)s merged into %(into)s: %(count)d match moved; ratings are recomputed.",
+                    "%(player)s merged into %(into)s: %(count)d matches moved; ratings are recomputed.",
+                    len(done["matches"]),
+                ) % {"player": duplicate, "into": into, "count": len(done["matches"])}
+                self.message_user(request, merged, messages.SUCCESS)
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Merge players"),
+            "opts": self.model._meta,
+            "duplicates": duplicates,
+            "form": form,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/matches/player/merge.html", context)
 
 
 class SeatInline(admin.TabularInline):

@@ -239,15 +239,16 @@ def _import_player(entry: dict[str, Any], index: int, by, *, same_site: bool = F
             )
         return player
     if same_site and entry.get("id") is not None:
-        player = Player.objects.filter(pk=entry["id"]).first()
+        player = Player.objects.filter(pk=entry["id"]).select_related("merged_into").first()
         if player is not None:
-            return player  # otherwise (gone since the export), by name as for any file
+            # A duplicate merged since the export is the player he was merged into now.
+            return player.merged_into or player  # otherwise (gone since), by name as for any file
     name = (entry.get("name") or "").strip()
     if not name:
         raise errors.Invalid(
             _("a player needs a name or a player id"), field=f"{field}.name", code="name_missing"
         )
-    found = list(Player.objects.filter(name=name).values_list("pk", flat=True)[:10])
+    found = list(Player.objects.filter(name=name, merged_into__isnull=True).values_list("pk", flat=True)[:10])
     if len(found) > 1:
         raise errors.Invalid(
             _("several players are named '%(name)s': give the one meant as %(field)s.player")

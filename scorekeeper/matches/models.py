@@ -44,6 +44,17 @@ class Player(models.Model):
         verbose_name=_("created by"),
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    #: Set when this player was a duplicate merged into another (``services.player_merge``):
+    #: his seats are that player's now; the row stays so that his old pages redirect.
+    merged_into = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="merged",
+        verbose_name=_("merged into"),
+        help_text=_("The player this duplicate was merged into; his matches are that player's now."),
+    )
 
     class Meta:
         ordering = ["name", "id"]
@@ -304,6 +315,7 @@ class Hand(models.Model):
 class AuditEntry(models.Model):
     class Action(models.TextChoices):
         PLAYER_CREATE = "player_create", _("player added")
+        PLAYER_MERGE = "player_merge", _("player merged")
         MATCH_CREATE = "match_create", _("match started")
         SCORER_ADD = "scorer_add", _("scorer added")
         HAND_RECORD = "hand_record", _("hand recorded")

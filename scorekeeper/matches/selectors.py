@@ -13,7 +13,8 @@ from .models import AuditEntry, Hand, HandConfirmation, Match, Player, Seat
 
 
 def player_list(*, search: str = "") -> QuerySet[Player]:
-    players = Player.objects.all()
+    """The players to list and pick from: not those merged into another."""
+    players = Player.objects.filter(merged_into__isnull=True)
     if search.strip():
         players = players.filter(name__icontains=search.strip())
     return players

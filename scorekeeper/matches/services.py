@@ -57,6 +57,109 @@ def player_create(*, name: str, by=None, user=None) -> Player:
 
 
 # -- matches ---------------------------------------------------------------------------
+def player_merge(*, player: Player | int, into: Player | int, by) -> dict[str, Any]:
+    """Merge the duplicate ``player`` into ``into`` (a staff user's write): his seats become
+    ``into``'s, his account link moves to ``into``, players merged into him before now point at
+    ``into`` (merges never chain), and he stays, marked ``merged_into``, so that his pages
+    redirect. Audited (the merge, and each match whose seat moved); ``signals.player_merged``
+    is sent in the transaction with the games whose ratings must be replayed.
+
+    Refused: by a user who is not staff (403); a ``player`` that does not exist (404) or an
+    ``into`` that does not (400 ``player_unknown``); into himself (400 ``merge_into_self``); a
+    player already merged (409 ``player_merged``) or into one (409 ``merge_chain``); two players
+    who sat at the same match (409 ``players_met``: one person cannot have held two seats); two
+    players who both have an account (409 ``user_link_conflict``). Nothing is written then.
+    """
+    if by is None or not getattr(by, "is_staff", False):
+        raise errors.NotAllowed(_("only staff may merge players"), code="staff_only")
+    source_pk = player.pk if isinstance(player, Player) else player
+    target_pk = into.pk if isinstance(into, Player) else into
+    if source_pk == target_pk:
+        raise errors.Invalid(
+            _("a player cannot be merged into himself"), field="into", code="merge_into_self"
+        )
+    with transaction.atomic():
+        # Both rows locked, in id order (two merges of the same pair cannot deadlock).
+        locked = {
+            p.pk: p
+            for p in Player.objects.select_for_update().filter(pk__in=[source_pk, target_pk]).order_by("pk")
+        }
+        source, target = locked.get(source_pk), locked.get(target_pk)
+        if source is None:
+            raise errors.NotFound(_("there is no player %(pk)s") % {"pk": source_pk}, code="player_unknown")
+        if target is None:
+            raise errors.Invalid(
+                _("there is no player %(pk)s") % {"pk": target_pk}, field="into", code="player_unknown"
+            )
+        if source.merged_into_id is not None:
+            raise errors.Conflict(
+                _("%(player)s was already merged into player %(into)s")
+                % {"player": source.name, "into": source.merged_into_id},
+                code="player_merged",
+                merged_into=source.merged_into_id,
+            )
+        if target.merged_into_id is not None:
+            raise errors.Conflict(
+                _("%(player)s was merged into player %(into)s: merge into that player instead")
+                % {"player": target.name, "into": target.merged_into_id},
+                field="into",
+                code="merge_chain",
+                merged_into=target.merged_into_id,
+            )
+        shared = sorted(
+            Seat.objects.filter(player=source, match__seats__player=target).values_list("match_id", flat=True)
+        )
+        if shared:
+            raise errors.Conflict(
+                _("%(player)s and %(into)s sat at the same match (%(matches)s): they are two people")
+                % {"player": source.name, "into": target.name, "matches": ", ".join(map(str, shared[:10]))},
+                field="into",
+                code="players_met",
+                matches=shared[:100],
+            )
+        if source.user_id is not None and target.user_id is not None:
+            raise errors.Conflict(
+                _("both players have an account (%(player)s and %(into)s): unlink one first")
+                % {"player": source.name, "into": target.name},
+                field="into",
+                code="user_link_conflict",
+            )
+        moved = list(
+            Seat.objects.filter(player=source).values_list("match_id", "match__game", "match__status")
+        )
+        Seat.objects.filter(player=source).update(player=target)
+        repointed = list(Player.objects.filter(merged_into=source).values_list("pk", flat=True))
+        Player.objects.filter(pk__in=repointed).update(merged_into=target)
+        user = source.user_id
+        if user is not None:
+            source.user = None
+            source.merged_into = target
+            source.save(update_fields=["user", "merged_into"])
+            target.user_id = user
+            target.save(update_fields=["user"])
+        else:
+            source.merged_into = target
+            source.save(update_fields=["merged_into"])
+        matches = sorted(match for match, _, _ in moved)
+        payload = {
+            "merged": source.pk, "merged_name": source.name, "into": target.pk, "into_name": target.name,
+            "matches": matches, "user": user, "repointed": repointed,
+        }  # fmt: skip
+        _audit(by, AuditEntry.Action.PLAYER_MERGE, player=source, payload=payload)
+        AuditEntry.objects.bulk_create(
+            [AuditEntry(actor=by, action=AuditEntry.Action.PLAYER_MERGE, match_id=match, player=target,
+                        payload={"merged": source.pk, "into": target.pk}) for match in matches]
+        )  # fmt: skip
+        # Finished matches are the rated ones; a merge changes the players of their pools.
+        games = sorted({game for _, game, status in moved if status == Match.Status.FINISHED})
+        # What the receivers answer (the ratings: their recompute job) goes back to the caller.
+        followed = signals.player_merged.send(sender=Player, player=source, into=target, games=games, by=by)
+    return {
+        "player": source, "into": target, "matches": matches, "games": games,
+        "followed": [answer for _, answer in followed if answer is not None],
+    }  # fmt: skip
+
+
 def match_create(
     *,
     game: str,
@@ -421,6 +524,13 @@ def _players_in_order(players: Sequence[Player | int]) -> list[Player]:
         if pk not in found:
             raise errors.SeatsInvalid(
                 _("there is no player %(pk)s") % {"pk": pk}, field=f"players[{i}]", code="player_unknown"
+            )
+        if found[pk].merged_into_id is not None:
+            raise errors.SeatsInvalid(
+                _("%(player)s was merged into player %(into)s: seat that player")
+                % {"player": found[pk], "into": found[pk].merged_into_id},
+                field=f"players[{i}]",
+                code="player_merged",
             )
         if pk in ids[:i]:
             raise errors.SeatsInvalid(

@@ -34,3 +34,9 @@ UNCONFIRM = "unconfirm"
 KINDS = (FINISH, CORRECT, VOID, REOPEN, CONFIRM, UNCONFIRM)
 
 match_changed = Signal()
+
+#: Sent (``sender=Player``, with ``player``, ``into``, ``games`` and ``by``) by
+#: ``services.player_merge`` inside its transaction, once the duplicate ``player``'s seats are
+#: ``into``'s: ``games`` are the games of the finished matches whose seats moved, whose ratings
+#: must be rebuilt (the ratings start a recompute of those pools).
+player_merged = Signal()

@@ -55,6 +55,8 @@ RULE_REJECTIONS: dict[str, frozenset[str]] = {
             "reason_required",
         }
     ),
+    # Into himself, or into an id that is no player.
+    "POST /api/v1/players/{id}/merge": frozenset({"merge_into_self", "player_unknown"}),
     "POST /api/v1/predict": frozenset({"player_unknown", "seat_count", "teams_length", "teams_one_side"}),
     "POST /api/v1/rules/{game}/score": frozenset({"options_invalid"}),
 }

@@ -53,3 +53,25 @@ def test_the_recompute_action_queues_one_task_per_match(
         )
     assert response.status_code == 302
     assert len(callbacks) == 1
+
+
+def test_the_merge_action_asks_for_the_real_player_then_merges(admin_client, make_players, admin_user):
+    from scorekeeper.matches.models import Player
+
+    ada, ada_s, bea = make_players("Ada", "Ada S.", "Bea")
+    changelist = reverse("admin:matches_player_changelist")
+    page = admin_client.post(changelist, {"action": "merge", "_selected_action": [ada_s.pk]})
+    assert page.status_code == 200 and b"Merge into" in page.content
+    response = admin_client.post(
+        changelist, {"action": "merge", "_selected_action": [ada_s.pk], "apply": "1", "into": ada.pk}
+    )
+    assert response.status_code == 302
+    assert Player.objects.get(pk=ada_s.pk).merged_into == ada
+    assert AuditEntry.objects.filter(action="player_merge", actor=admin_user).exists()
+    again = admin_client.post(
+        changelist,
+        {"action": "merge", "_selected_action": [ada_s.pk], "apply": "1", "into": bea.pk},
+        follow=True,
+    )
+    assert "already merged" in again.content.decode()
+    assert Player.objects.get(pk=ada_s.pk).merged_into == ada

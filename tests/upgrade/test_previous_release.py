@@ -59,7 +59,11 @@ MOVED_CONTENT_TYPES = {("matches", "idempotencykey"): ("idempotency", "idempoten
 #: The columns the upgrade adds to a table of the previous release (model, field names), every
 #: one nullable: the rows written before it have NULL there. The site's rows are written by this
 #: release's services, so these columns exist while they write and are dropped before the upgrade.
-ADDED_FIELDS = {("outbox", "OutboxMessage"): ("alive_at",), ("matches", "Match"): ("confirmed_at",)}
+ADDED_FIELDS = {
+    ("outbox", "OutboxMessage"): ("alive_at",),
+    ("matches", "Match"): ("confirmed_at",),
+    ("matches", "Player"): ("merged_into",),
+}
 #: The tables the upgrade creates in an app of the previous release (app, model): empty after it.
 #: This release's services and score sheets read them, so they exist while the site's rows are
 #: written and read, and are dropped just before the upgrade.

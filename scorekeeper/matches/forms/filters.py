@@ -31,7 +31,7 @@ class MatchFilterForm(forms.Form):
     player = forms.ModelChoiceField(
         label=_("Player"),
         required=False,
-        queryset=Player.objects.order_by("name", "id"),
+        queryset=Player.objects.filter(merged_into__isnull=True).order_by("name", "id"),  # not merged ones
         empty_label=_("anyone"),
     )
     date_from = forms.DateField(

@@ -72,7 +72,9 @@ class MatchCreateForm(forms.Form):
             (BLANK, _("— choose —")),
             *[
                 (str(pk), name)
-                for pk, name in Player.objects.order_by("name", "id").values_list("pk", "name")
+                for pk, name in Player.objects.filter(merged_into__isnull=True)
+                .order_by("name", "id")
+                .values_list("pk", "name")
             ],
         ]
         for i in range(self.max_seats):

@@ -1,0 +1,136 @@
+"""Server time of the head-to-head pages on a big pool (issue 21: each under 50 ms on a pool
+of 100,000 matches).
+
+    .venv/bin/python benchmarks/bench_people_pages.py [--matches 100000] [--players 500] [--runs 30]
+
+Builds a scratch SQLite database (a temporary file, migrated; with ``--postgres`` a scratch
+database beside DATABASE_URL's instead), stores ``--matches`` synthetic finished matches of 2–6
+of ``--players`` players in one pool (ratings.backtest.synthetic_db) and rates them (a full
+recompute), then asks through Django's whole stack (the test client, no network) for each page
+and API answer the head-to-head adds, for the busiest player and the one he met most often:
+his profile (with its head-to-head section), ``/players/<a>/vs/<b>/``, and the API's opponents,
+head-to-head and meetings. Prints for each the median wall and CPU time over ``--runs`` after a
+warm-up, its query count and the load average (a shared machine's wall time counts the waits
+for a core; the CPU time is the server's own work).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+TARGET_MS = 50.0
+GAME = "tally"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--matches", type=int, default=100_000)
+    parser.add_argument("--players", type=int, default=500)
+    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--postgres", action="store_true", help="a scratch database beside DATABASE_URL's")
+    args = parser.parse_args()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+    os.environ["DJANGO_LOG_LEVEL"] = "WARNING"
+    if args.postgres:
+        from benchmarks.scratch_db import scratch_database
+
+        url, drop = scratch_database(os.environ.get("DATABASE_URL", ""), "peoplebench")
+        os.environ["DATABASE_URL"] = url
+        try:
+            run(args.matches, args.players, args.runs)
+        finally:
+            from django.db import connections
+
+            connections.close_all()
+            drop()
+        return
+    with tempfile.TemporaryDirectory() as scratch:
+        os.environ["DATABASE_URL"] = f"sqlite:///{scratch}/bench.sqlite3"
+        run(args.matches, args.players, args.runs)
+
+
+def run(matches: int, players: int, runs: int) -> None:
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+
+    from ratings.backtest import synthetic_db
+    from ratings.models import RatingPool
+    from ratings.services import rating_pool_recompute
+    from scorekeeper.matches.models import Seat
+    from tests.fakes import install
+
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+    call_command("migrate", verbosity=0)
+    install()  # the test game, ``tally``
+    started = time.perf_counter()
+    ids = synthetic_db.players(players)
+    tables = synthetic_db.outcomes(players=players, matches=matches, seed=21)
+    synthetic_db.store(game=GAME, tables=tables, player_ids=ids)
+    stored = time.perf_counter() - started
+    rating_pool_recompute(pool=RatingPool.objects.get_or_create(game=GAME)[0])
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+    print(f"stored {matches:,} matches of {players:,} players in {stored:.1f} s and rated them")
+
+    seats = Counter(player for seated, _ in tables for player in seated)
+    busiest = seats.most_common(1)[0][0]
+    met = Counter(other for seated, _ in tables if busiest in seated for other in seated if other != busiest)
+    rival, together = met.most_common(1)[0]
+    a, b = ids[busiest], ids[rival]
+    print(
+        f"player {a}: {Seat.objects.filter(player_id=a).count():,} matches; met player {b} in {together:,} "
+        f"of them; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+    pages = [
+        ("profile with its head-to-head", f"/players/{a}/"),
+        ("head-to-head page", f"/players/{a}/vs/{b}/"),
+        ("API opponents", f"/api/v1/players/{a}/opponents"),
+        ("API head-to-head", f"/api/v1/players/{a}/vs/{b}"),
+        ("API meetings", f"/api/v1/players/{a}/vs/{b}/matches"),
+    ]
+    client = Client()
+    for label, url in pages:
+        for _ in range(3):  # warm-up: templates compiled and cached, connections open
+            assert client.get(url).status_code == 200, url
+        executed: list[str] = []
+
+        def count(execute, sql, *rest, executed=executed):
+            executed.append(sql)
+            return execute(sql, *rest)
+
+        with connection.execute_wrapper(count):
+            client.get(url)
+        wall, cpu = [], []
+        for _ in range(runs):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            assert client.get(url).status_code == 200
+            wall.append((time.perf_counter() - start) * 1000)
+            cpu.append((time.process_time() - start_cpu) * 1000)
+        cpu_median = statistics.median(cpu)
+        print(
+            f"{label:30} {url:34} median {statistics.median(wall):6.1f} ms wall, {cpu_median:6.1f} ms CPU, "
+            f"{len(executed):2} queries ({'met' if cpu_median < TARGET_MS else 'MISSED'})"
+        )
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+
+
+if __name__ == "__main__":
+    main()

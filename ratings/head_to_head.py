@@ -1,0 +1,262 @@
+"""Head-to-head reads (issue 21): how two players fared against each other, and whom a player
+met most often.
+
+Two players *met* in a finished match (not void, not in progress) where both sat on opposite
+sides: in a partnership game (piquet-voleur) on opposite teams; partners did not meet. Of a
+meeting, the player who placed above the other (the match result's ``placements``, 1 the best)
+won it; equal places are a draw. So a multiplayer table counts between any two of its players
+by who finished ahead of whom.
+
+The reads are one query for the seats of the matches both played (however many matches there
+are), one for the ratings behind the chances; pages fetch only the matches they show.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import NamedTuple
+
+from scorekeeper.matches.models import Match, Player, Seat
+
+from .engine import Rating
+from .models import PlayerRating
+from .services import rater
+
+WIN, LOSS, DRAW = "win", "loss", "draw"
+#: How many of the players met most often a profile shows.
+RIVALS_SHOWN = 5
+
+
+class Meeting(NamedTuple):
+    """One finished match in which ``player`` met ``opponent``; ``outcome`` is ``player``'s (a
+    named tuple: a busy player's list holds thousands, made three times faster than frozen
+    dataclasses)."""
+
+    match_id: int
+    game: str
+    #: When the match was started (None when read without dates).
+    played_at: datetime | None
+    opponent_id: int
+    outcome: str
+    place: int
+    opponent_place: int
+
+
+@dataclass
+class Record:
+    """Wins, losses and draws of one player against another (his side of it)."""
+
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def played(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    def add(self, outcome: str) -> None:
+        if outcome == WIN:
+            self.wins += 1
+        elif outcome == LOSS:
+            self.losses += 1
+        else:
+            self.draws += 1
+
+    def copy(self) -> Record:
+        return Record(self.wins, self.losses, self.draws)
+
+
+@dataclass(frozen=True)
+class Chances:
+    """The model's chances today if the two met alone in ``game``: ``win`` (the first player's),
+    ``loss`` (the other's win) and ``draw`` (None where the model gives none); ``rated`` whether
+    both have rated matches in the game (else a newcomer counts with the prior)."""
+
+    game: str
+    win: float
+    loss: float
+    draw: float | None
+    rated: bool
+
+
+@dataclass
+class Rival:
+    """A player met often: the record against him, per game and in all, and today's chances
+    in the game they met in most."""
+
+    player: Player
+    record: Record
+    games: Counter = field(default_factory=Counter)
+    chances: Chances | None = None
+
+    @property
+    def main_game(self) -> str:
+        return self.games.most_common(1)[0][0]
+
+
+def _outcome(place: int, other: int) -> str:
+    if place < other:
+        return WIN
+    if place > other:
+        return LOSS
+    return DRAW
+
+
+def _place(placements, position: int) -> int | None:
+    if not isinstance(placements, list) or not 0 <= position < len(placements):
+        return None
+    place = placements[position]
+    return place if type(place) is int else None
+
+
+def meetings(
+    *, player: Player | int, opponent: Player | int | None = None, game: str | None = None, dated: bool = True
+) -> list[Meeting]:
+    """Every meeting of ``player`` (with ``opponent`` only, if given; in ``game`` only, if
+    given), oldest first (the order the matches were started in, then their ids); without
+    ``dated``, in no order and without ``played_at`` (a count needs neither). Two queries: his
+    seats with their matches' results, then the other seats of those matches (plain numbers:
+    the matches' results and times are read once a match, not once a seat)."""
+    pk = player.pk if isinstance(player, Player) else player
+    mine = Seat.objects.filter(player_id=pk, match__status=Match.Status.FINISHED)
+    if opponent is not None:
+        mine = mine.filter(match__seats__player=opponent)
+    if game:
+        mine = mine.filter(match__game=game)
+    fields = ["match_id", "match__game", "position", "team", "match__result__placements"]
+    if dated:
+        mine = mine.order_by("match__created_at", "match_id")
+        fields.append("match__created_at")
+    else:
+        mine = mine.order_by()
+    own = list(mine.values_list(*fields))
+    if not own:
+        return []
+    others = Seat.objects.filter(match__in=mine.values("match_id")).exclude(player_id=pk)
+    if opponent is not None:
+        others = others.filter(player=opponent)
+    seated: dict[int, list[tuple[int, int, int | None]]] = defaultdict(list)
+    for match_id, other, position, team in others.order_by().values_list(
+        "match_id", "player_id", "position", "team"
+    ):
+        seated[match_id].append((other, position, team))
+    out = []
+    for match_id, game_key, position, team, placements, *when in own:
+        place = _place(placements, position)
+        if place is None:
+            continue  # a result without a place for his seat (a malformed result)
+        at = when[0] if when else None
+        for other, other_position, other_team in sorted(seated.get(match_id, ()), key=lambda seat: seat[1]):
+            if team is not None and team == other_team:
+                continue  # his partner
+            other_place = _place(placements, other_position)
+            if other_place is not None:
+                out.append(
+                    Meeting(match_id, game_key, at, other, _outcome(place, other_place), place, other_place)
+                )
+    return out
+
+
+def record_of(items: Iterable[Meeting]) -> Record:
+    record = Record()
+    for meeting in items:
+        record.add(meeting.outcome)
+    return record
+
+
+def running_records(items: Sequence[Meeting]) -> list[Record]:
+    """The record after each meeting, in the order given (oldest first)."""
+    record, out = Record(), []
+    for meeting in items:
+        record.add(meeting.outcome)
+        out.append(record.copy())
+    return out
+
+
+def chances(*, player: Player | int, opponents: Sequence[tuple[Player | int, str]]) -> list[Chances]:
+    """Today's chances of ``player`` against each (opponent, game) if they met alone, from the
+    current ratings (the rater's prior for one not rated in the game): one query for them all."""
+    r = rater()
+    pk = player.pk if isinstance(player, Player) else player
+    others = [o.pk if isinstance(o, Player) else o for o, _ in opponents]
+    games = {game for _, game in opponents}
+    current = {
+        (row.player_id, row.pool.game): row
+        for row in PlayerRating.objects.filter(
+            player_id__in=[pk, *others], pool__game__in=games
+        ).select_related("pool")
+    }
+    prior = r.prior()
+    out = []
+    for other, (_, game) in zip(others, opponents, strict=True):
+        beliefs = []
+        for who in (pk, other):
+            row = current.get((who, game))
+            beliefs.append([Rating(row.mu, row.sigma) if row else prior])
+        win, loss = r.win_probabilities(beliefs)
+        rated = (pk, game) in current and (other, game) in current
+        out.append(Chances(game, win, loss, r.draw_probability(beliefs), rated))
+    return out
+
+
+def opponents(*, player: Player) -> list[Rival]:
+    """Everyone ``player`` met, most meetings first (then by name), each with the record
+    against him and the games they met in; no chances (``with_chances`` adds them)."""
+    by_opponent: dict[int, list[Meeting]] = defaultdict(list)
+    for meeting in meetings(player=player, dated=False):
+        by_opponent[meeting.opponent_id].append(meeting)
+    if not by_opponent:
+        return []
+    names = Player.objects.in_bulk(list(by_opponent))
+    ranked = sorted(by_opponent, key=lambda pk: (-len(by_opponent[pk]), names[pk].name.casefold(), pk))
+    return [
+        Rival(names[pk], record_of(by_opponent[pk]), Counter(m.game for m in by_opponent[pk]))
+        for pk in ranked
+    ]
+
+
+def with_chances(*, player: Player, rivals: list[Rival]) -> list[Rival]:
+    """``rivals`` with today's chances in the game each was met in most (one query)."""
+    today = chances(player=player, opponents=[(rival.player, rival.main_game) for rival in rivals])
+    for rival, chance in zip(rivals, today, strict=True):
+        rival.chances = chance
+    return rivals
+
+
+def rivals(*, player: Player, limit: int = RIVALS_SHOWN) -> list[Rival]:
+    """The ``limit`` players ``player`` met most often, with today's chances (a profile's)."""
+    return with_chances(player=player, rivals=opponents(player=player)[:limit])
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two players' head-to-head: their meetings (oldest first) in ``game`` or in all games,
+    the running record after each (``player``'s side), the record, the record per game in all
+    games they met in, and today's chances in each game shown (``game``, or all of them)."""
+
+    player: Player
+    opponent: Player
+    game: str | None
+    meetings: list[Meeting]
+    running: list[Record]
+    record: Record
+    by_game: dict[str, Record]
+    chances: list[Chances]
+
+
+def pair(*, player: Player, opponent: Player, game: str | None = None) -> Pair:
+    """The head-to-head of ``player`` against ``opponent``: two queries (their meetings in
+    every game are read, so that the per-game records stay whole when ``game`` is chosen)."""
+    every = meetings(player=player, opponent=opponent)
+    by_game: dict[str, Record] = {}
+    for meeting in every:
+        by_game.setdefault(meeting.game, Record()).add(meeting.outcome)
+    items = every if game is None else [m for m in every if m.game == game]
+    running = running_records(items)
+    games = sorted(by_game) if game is None else [game]
+    today = chances(player=player, opponents=[(opponent, g) for g in games]) if games else []
+    record = running[-1] if running else Record()
+    return Pair(player, opponent, game, items, running, record, dict(sorted(by_game.items())), today)
