@@ -4,6 +4,7 @@ the full recompute (staff). Reads through ``ratings.selectors``, the recompute t
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 
 from django.shortcuts import get_object_or_404
@@ -16,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from ratings import changes, display, selectors, services
+from ratings import changes, display, seasons, selectors, services
 from ratings.models import RecomputeJob
 from scorekeeper.idempotency.decorators import idempotent
 from scorekeeper.matches import errors
@@ -113,6 +114,57 @@ class BoardQuerySerializer(serializers.Serializer):
         data = self.validated_data
         days = data.get("active_days", default.active_days or 0)
         return selectors.BoardFilter(data.get("min_matches", default.min_matches), days or None)
+
+
+class SeasonQuerySerializer(serializers.Serializer):
+    """A season's period: ISO days (UTC), both included; by default this month up to today."""
+
+    # "from" is a Python keyword: the fields are named in ``get_fields``.
+    def get_fields(self):
+        return {
+            "from": serializers.DateField(
+                required=False,
+                input_formats=["iso-8601"],
+                help_text=gettext_lazy("the first day of the period (UTC), default the first of this month"),
+            ),
+            "to": serializers.DateField(
+                required=False,
+                input_formats=["iso-8601"],
+                help_text=gettext_lazy("the last day of the period (UTC), included; default today"),
+            ),
+        }
+
+    def validate(self, data):
+        today = seasons.today_in(dt.UTC)
+        last = data.get("to") or today
+        first = data.get("from") or last.replace(day=1)
+        seasons.check_period(first, last, error=_period_error)
+        return {"period": seasons.Period(first, last)}
+
+
+def _period_error(message, code):
+    return serializers.ValidationError({"to": [serializers.ErrorDetail(str(message), code=code)]})
+
+
+class SeasonEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField(
+        help_text=gettext_lazy("the rank on the season's board; equal ratings at the end share a rank")
+    )
+    player = serializers.SerializerMethodField()
+    rating = serializers.IntegerField(help_text=gettext_lazy("the displayed rating at the period's end"))
+    rating_deviation = serializers.IntegerField(help_text=DEVIATION)
+    mu = serializers.FloatField(help_text=gettext_lazy("at the period's end"))
+    sigma = serializers.FloatField(help_text=gettext_lazy("at the period's end"))
+    matches = serializers.IntegerField(help_text=gettext_lazy("his rated matches in the period"))
+    wins = serializers.IntegerField(help_text=gettext_lazy("his first places in the period"))
+    change = serializers.IntegerField(
+        help_text=gettext_lazy(
+            "the displayed rating at the period's end less the one before his first match in it"
+        )
+    )
+
+    def get_player(self, row) -> RatedPlayerSerializer:
+        return {"id": row.player_id, "name": row.player_name}
 
 
 class CulOverallSerializer(serializers.Serializer):
@@ -326,6 +378,28 @@ class Leaderboard(generics.GenericAPIView):
         return self.get_paginated_response(
             LeaderboardEntrySerializer(page, many=True, context={"board": board}).data
         )
+
+
+class SeasonLeaderboard(generics.GenericAPIView):
+    """A game's board of a period (`from`–`to`, ISO days in UTC, both included; by default this
+    month): everyone who played a rated match in it, by his displayed rating at its end, with
+    his matches and wins in it and the change of his rating over it. An inverted range, or one
+    of more than ten years, is a 400."""
+
+    permission_classes = [AllowAny]
+    serializer_class = SeasonEntrySerializer
+
+    @extend_schema(
+        parameters=[SeasonQuerySerializer],
+        responses={200: SeasonEntrySerializer(many=True), **schema.errors(400, 404)},
+    )
+    def get(self, request, game: str):
+        _game(game)
+        query = SeasonQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        start, end = query.validated_data["period"].bounds(dt.UTC)
+        page = self.paginate_queryset(selectors.season_board(game=game, start=start, end=end))
+        return self.get_paginated_response(SeasonEntrySerializer(page, many=True).data)
 
 
 class PlayerRatings(APIView):

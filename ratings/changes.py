@@ -56,9 +56,10 @@ class Change:
     @property
     def explanation(self) -> str:
         """The change in one line of the active language."""
-        signed = ("+" if self.delta >= 0 else "−") + number_format(abs(self.delta))
+        signed = display.signed(self.delta) if self.delta else "±0"
         if self.sides == 2:
-            chance = f"{number_format(self.win_probability * 100, 0)} %"
+            # Rounded here: number_format cuts the digits it does not show.
+            chance = f"{number_format(round(self.win_probability * 100))} %"
             template = {
                 "won": pgettext("a rating change", "%(chance)s to win, won: %(change)s"),
                 "lost": pgettext("a rating change", "%(chance)s to win, lost: %(change)s"),
@@ -66,7 +67,7 @@ class Change:
             }[self.result]
             return template % {"chance": chance, "change": signed}
         figures = {
-            "expected": number_format(self.expected_place, 1),
+            "expected": number_format(round(self.expected_place, 1), 1),
             "place": number_format(self.place),
             "sides": number_format(self.sides),
             "change": signed,

@@ -23,6 +23,8 @@ import math
 from functools import lru_cache
 from typing import NamedTuple
 
+from django.utils.formats import number_format
+
 from .engine import Rater, Rating
 from .services import rater
 
@@ -66,6 +68,12 @@ def rating(mu: float, sigma: float) -> int:
 def change(mu_before: float, sigma_before: float, mu_after: float, sigma_after: float) -> int:
     """The displayed change of a match: the displayed rating after less the one before."""
     return rating(mu_after, sigma_after) - rating(mu_before, sigma_before)
+
+
+def signed(points: int) -> str:
+    """A change with its sign, localised: "+23", "−7" (a true minus), "0"."""
+    sign = "+" if points > 0 else "−" if points < 0 else ""
+    return sign + number_format(abs(points))
 
 
 def as_mu(points: float, *, model: Rater | None = None) -> float:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import F, QuerySet, Value, Window
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value, Window
 from django.db.models.functions import Rank, Round
 from django.utils import timezone
 
@@ -175,3 +175,66 @@ def predict(*, game: str, sides: Sequence[Sequence[Player]]) -> Prediction:
             })  # fmt: skip
         out.append(SidePrediction(players, win, rank))
     return Prediction(game, out, r.draw_probability(beliefs))
+
+
+# -- seasons --------------------------------------------------------------------------------
+#: The history's column that orders a pool's matches in time: a season is a range of it.
+SEASON_TIME = "finished_at"
+
+
+@dataclass(frozen=True)
+class SeasonRow:
+    """One player's season: his rating at the period's end, his matches and wins in it and the
+    change of his displayed rating over it (from before his first match in it)."""
+
+    rank: int
+    player_id: int
+    player_name: str
+    matches: int
+    wins: int
+    mu: float
+    sigma: float
+    rating: int
+    rating_deviation: int
+    change: int
+
+
+def season_board(*, game: str, start: datetime, end: datetime) -> list[SeasonRow]:
+    """The players of a pool who played in [``start``, ``end``), the highest displayed rating
+    at the period's end first (then by id), each with his ``rank`` (equal ratings share one).
+    Two queries: the period's rows grouped by player (his first and last rows in it found
+    through the history's per-player index), and the players' names."""
+    period = {f"{SEASON_TIME}__gte": start, f"{SEASON_TIME}__lt": end}
+    in_period = RatingHistory.objects.filter(pool__game=game, **period)
+    mine = in_period.filter(player_id=OuterRef("player_id"))
+    first = mine.order_by(SEASON_TIME, "match_id")
+    last = mine.order_by(f"-{SEASON_TIME}", "-match_id")
+    rows = (
+        in_period.values("player_id")
+        .annotate(
+            matches=Count("id"),
+            wins=Count("id", filter=Q(place=1)),
+            mu_start=Subquery(first.values("mu_before")[:1]),
+            sigma_start=Subquery(first.values("sigma_before")[:1]),
+            mu_end=Subquery(last.values("mu_after")[:1]),
+            sigma_end=Subquery(last.values("sigma_after")[:1]),
+        )
+        .order_by()
+    )
+    names = dict(Player.objects.filter(pk__in=in_period.values("player_id")).values_list("pk", "name"))
+    out = []
+    for row in rows:
+        end_shown = display.displayed(row["mu_end"], row["sigma_end"])
+        out.append((end_shown, row))
+    out.sort(key=lambda item: (-item[0].rating, item[1]["player_id"]))
+    board, rank, previous = [], 0, None
+    for position, (shown, row) in enumerate(out, start=1):
+        if shown.rating != previous:
+            rank, previous = position, shown.rating
+        board.append(SeasonRow(
+            rank=rank, player_id=row["player_id"], player_name=names.get(row["player_id"], ""),
+            matches=row["matches"], wins=row["wins"], mu=row["mu_end"], sigma=row["sigma_end"],
+            rating=shown.rating, rating_deviation=shown.deviation,
+            change=shown.rating - display.rating(row["mu_start"], row["sigma_start"]),
+        ))  # fmt: skip
+    return board

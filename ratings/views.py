@@ -10,16 +10,17 @@ from typing import Any
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.utils.formats import date_format, number_format
 from django.utils.timezone import localtime
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 from scorekeeper.matches import selectors as match_selectors
 from scorekeeper.matches.models import Player
 from scorekeeper.matches.views_club import MATCHES_PER_PAGE
 from scorekeeper.rules import RULESETS
 
-from . import display, page_selectors, selectors
+from . import display, page_selectors, seasons, selectors
 from .charts import line_chart
 
 PLAYERS_PER_PAGE = 50
@@ -122,3 +123,31 @@ def _chart_desc(history) -> str:
 
 def _day(moment) -> str:
     return date_format(localtime(moment), "SHORT_DATE_FORMAT")
+
+
+def season(request, game: str):
+    """``/leaderboards/<game>/season/?from=&to=``: the board of a period (ISO days in the page's
+    time zone; by default this month): each player's rating at its end, his matches and wins in
+    it and the change over it. A bad or inverted range is named on the page (a 400)."""
+    if game not in RULESETS:
+        raise Http404(f"unknown game {game!r}")
+    zone = timezone.get_current_timezone()
+    today = seasons.today_in(zone)
+    form = seasons.PeriodForm(request.GET or None, today=today)
+    context: dict[str, Any] = {
+        "game": game,
+        "form": form,
+        "shortcuts": [
+            (gettext("This month"), seasons.this_month(today)),
+            (gettext("Last month"), seasons.last_month(today)),
+            (gettext("This year"), seasons.this_year(today)),
+        ],
+    }
+    if request.GET and not form.is_valid():
+        return render(request, "ratings/season.html", context, status=400)
+    period = form.cleaned_data["period"] if request.GET else seasons.this_month(today)
+    start, end = period.bounds(zone)
+    rows = selectors.season_board(game=game, start=start, end=end)
+    page = Paginator(rows, PLAYERS_PER_PAGE).get_page(request.GET.get("page"))
+    context.update({"period": period, "page": page})
+    return render(request, "ratings/season.html", context)

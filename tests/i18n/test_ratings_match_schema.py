@@ -134,7 +134,10 @@ def test_the_api_schema_stays_english_without_accept_language():
     spec = schema("")
 
     entry = spec["components"]["schemas"]["LeaderboardEntry"]["properties"]
-    assert entry["rank"]["description"] == "the rank on this list, 1 for the best; equal displayed ratings share a rank"
+    assert (
+        entry["rank"]["description"]
+        == "the rank on this list, 1 for the best; equal displayed ratings share a rank"
+    )
     assert spec["paths"]["/api/v1/players"]["get"]["summary"] == "Players by name"
 
 

@@ -212,7 +212,7 @@ def test_a_game_leaderboard_lists_rank_rating_matches_wins_last_played(client, r
     assert [(row.matches, row.wins) for row in rows] == [(2, 2), (2, 1), (2, 0)]
     assert not any(row.provisional for row in rows)
     body = response.content.decode()
-    assert f"{rows[0].shown.rating} <span class=\"muted deviation\">± {rows[0].shown.deviation}</span>" in body
+    assert f'{rows[0].shown.rating} <span class="muted deviation">± {rows[0].shown.deviation}</span>' in body
     assert "A rating starts at 1500; 400 points" in body
     assert reverse("player-detail", args=[players[0].pk]) in body
 
