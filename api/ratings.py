@@ -134,6 +134,16 @@ class SeasonQuerySerializer(serializers.Serializer):
             ),
         }
 
+    def to_internal_value(self, data):
+        # An empty "?to=" is no day (DRF's DateField would take it for none given).
+        for name in ("from", "to"):
+            raw = data.get(name) if isinstance(data, Mapping) else None
+            if raw is not None and not str(raw).strip():
+                raise serializers.ValidationError(
+                    {name: _fail(self.fields[name], "invalid", format="YYYY-MM-DD")}
+                )
+        return super().to_internal_value(data)
+
     def validate(self, data):
         today = seasons.today_in(dt.UTC)
         last = data.get("to") or today

@@ -118,6 +118,7 @@ def test_a_season_board_gives_each_players_period(anon, league):
         ("from=2000-01-01&to=2020-01-01", "period_too_long", "to"),
         ("from=2026-13-01", "invalid", "from"),
         ("to=tomorrow", "invalid", "to"),
+        ("to=", "invalid", "to"),
     ],
 )
 def test_bad_season_ranges_are_400s(anon, query, code, field, tally):
