@@ -4,6 +4,9 @@ the full recompute (staff). Reads through ``ratings.selectors``, the recompute t
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Mapping
+
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -14,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from ratings import selectors, services
+from ratings import changes, display, seasons, selectors, services
 from ratings.models import RecomputeJob
 from scorekeeper.idempotency.decorators import idempotent
 from scorekeeper.matches import errors
@@ -22,10 +25,27 @@ from scorekeeper.matches.models import Player
 from scorekeeper.rules import UnknownGame, find_ruleset
 
 from . import schema
-from .serializers import BodySerializer, GameField, PlayerIdsField
+from .serializers import BodySerializer, GameField, PlayerIdsField, _fail
 
 # -- serializers ---------------------------------------------------------------------------
-DISPLAYED = gettext_lazy("the displayed (conservative) rating, mu − z·sigma (docs/ratings.md)")
+DISPLAYED = gettext_lazy(
+    "the displayed rating, whole points: 1500 for a newcomer, 400 points of difference are odds "
+    "of 10 to 1 (docs/ratings.md)"
+)
+DEVIATION = gettext_lazy("the displayed rating's uncertainty, whole points: one standard deviation (sigma)")
+
+
+class DisplayedFieldsMixin(serializers.Serializer):
+    """``rating`` and ``rating_deviation`` of a row's ``mu`` and ``sigma`` (ratings.display)."""
+
+    rating = serializers.SerializerMethodField(help_text=DISPLAYED)
+    rating_deviation = serializers.SerializerMethodField(help_text=DEVIATION)
+
+    def get_rating(self, row) -> int:
+        return display.displayed(row.mu, row.sigma).rating
+
+    def get_rating_deviation(self, row) -> int:
+        return display.displayed(row.mu, row.sigma).deviation
 
 
 class RatedPlayerSerializer(serializers.Serializer):
@@ -33,21 +53,128 @@ class RatedPlayerSerializer(serializers.Serializer):
     name = serializers.CharField()
 
 
-class LeaderboardEntrySerializer(serializers.Serializer):
-    place = serializers.IntegerField(help_text=gettext_lazy("1 for the best; equal ratings share a place"))
+class LeaderboardEntrySerializer(DisplayedFieldsMixin):
+    rank = serializers.IntegerField(
+        help_text=gettext_lazy("the rank on this list, 1 for the best; equal displayed ratings share a rank")
+    )
     player = RatedPlayerSerializer()
-    rating = serializers.FloatField(source="conservative", help_text=DISPLAYED)
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
-    matches = serializers.IntegerField()
+    matches = serializers.IntegerField(help_text=gettext_lazy("rated matches in the game"))
+    matches_needed = serializers.SerializerMethodField(
+        help_text=gettext_lazy("rated matches the board needs to list a player (`min_matches`)")
+    )
     wins = serializers.IntegerField(help_text=gettext_lazy("first places (a shared first place counts)"))
     last_played_at = serializers.DateTimeField()
     provisional = serializers.SerializerMethodField(
-        help_text=gettext_lazy("too few matches (or too uncertain) to rank")
+        help_text=gettext_lazy("fewer rated matches than the board needs: on the provisional list")
     )
 
+    def get_matches_needed(self, row) -> int:
+        return self.context["board"].min_matches
+
     def get_provisional(self, row) -> bool:
-        return _provisional(row)
+        return row.matches < self.context["board"].min_matches
+
+
+class BoardQuerySerializer(serializers.Serializer):
+    """The query of a leaderboard: which list, and who is listed."""
+
+    provisional = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text=gettext_lazy("true: the provisional list (fewer rated matches than `min_matches`)"),
+    )
+    min_matches = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=10_000,
+        help_text=gettext_lazy("rated matches in the game to be listed; default the setting (5)"),
+    )
+    active_days = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=36_500,
+        help_text=gettext_lazy(
+            "list only players whose last match is at most this many days old; 0: everybody; "
+            "default the setting (0)"
+        ),
+    )
+
+    def to_internal_value(self, data):
+        # A query's integer in ASCII digits only, as the schema's `integer`.
+        for name in ("min_matches", "active_days"):
+            raw = data.get(name) if isinstance(data, Mapping) else None
+            if isinstance(raw, str) and not (raw.isascii() and raw.isdigit()):
+                raise serializers.ValidationError({name: _fail(self.fields[name], "invalid")})
+        return super().to_internal_value(data)
+
+    def board(self) -> selectors.BoardFilter:
+        default = selectors.BoardFilter.default()
+        data = self.validated_data
+        days = data.get("active_days", default.active_days or 0)
+        return selectors.BoardFilter(data.get("min_matches", default.min_matches), days or None)
+
+
+class SeasonQuerySerializer(serializers.Serializer):
+    """A season's period: ISO days (UTC), both included; by default this month up to today."""
+
+    # "from" is a Python keyword: the fields are named in ``get_fields``.
+    def get_fields(self):
+        return {
+            "from": serializers.DateField(
+                required=False,
+                input_formats=["iso-8601"],
+                help_text=gettext_lazy("the first day of the period (UTC), default the first of this month"),
+            ),
+            "to": serializers.DateField(
+                required=False,
+                input_formats=["iso-8601"],
+                help_text=gettext_lazy("the last day of the period (UTC), included; default today"),
+            ),
+        }
+
+    def to_internal_value(self, data):
+        # An empty "?to=" is no day (DRF's DateField would take it for none given).
+        for name in ("from", "to"):
+            raw = data.get(name) if isinstance(data, Mapping) else None
+            if raw is not None and not str(raw).strip():
+                raise serializers.ValidationError(
+                    {name: _fail(self.fields[name], "invalid", format="YYYY-MM-DD")}
+                )
+        return super().to_internal_value(data)
+
+    def validate(self, data):
+        today = seasons.today_in(dt.UTC)
+        last = data.get("to") or today
+        first = data.get("from") or last.replace(day=1)
+        seasons.check_period(first, last, error=_period_error)
+        return {"period": seasons.Period(first, last)}
+
+
+def _period_error(message, code):
+    return serializers.ValidationError({"to": [serializers.ErrorDetail(str(message), code=code)]})
+
+
+class SeasonEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField(
+        help_text=gettext_lazy("the rank on the season's board; equal ratings at the end share a rank")
+    )
+    player = serializers.SerializerMethodField()
+    rating = serializers.IntegerField(help_text=gettext_lazy("the displayed rating at the period's end"))
+    rating_deviation = serializers.IntegerField(help_text=DEVIATION)
+    mu = serializers.FloatField(help_text=gettext_lazy("at the period's end"))
+    sigma = serializers.FloatField(help_text=gettext_lazy("at the period's end"))
+    matches = serializers.IntegerField(help_text=gettext_lazy("his rated matches in the period"))
+    wins = serializers.IntegerField(help_text=gettext_lazy("his first places in the period"))
+    change = serializers.IntegerField(
+        help_text=gettext_lazy(
+            "the displayed rating at the period's end less the one before his first match in it"
+        )
+    )
+
+    def get_player(self, row) -> RatedPlayerSerializer:
+        return {"id": row.player_id, "name": row.player_name}
 
 
 class CulOverallSerializer(serializers.Serializer):
@@ -60,17 +187,18 @@ class CulOverallSerializer(serializers.Serializer):
     )
 
 
-class PlayerGameRatingSerializer(serializers.Serializer):
+class PlayerGameRatingSerializer(DisplayedFieldsMixin):
     game = serializers.CharField(source="pool.game")
-    rating = serializers.FloatField(source="conservative", help_text=DISPLAYED)
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     matches = serializers.IntegerField()
     wins = serializers.IntegerField()
     last_played_at = serializers.DateTimeField()
-    provisional = serializers.SerializerMethodField()
-    place = serializers.IntegerField(
-        allow_null=True, help_text=gettext_lazy("on the game's leaderboard; null: not listed")
+    provisional = serializers.SerializerMethodField(
+        help_text=gettext_lazy("fewer rated matches than the leaderboard needs")
+    )
+    rank = serializers.IntegerField(
+        allow_null=True, help_text=gettext_lazy("his rank on the game's leaderboard; null: not listed")
     )
     overall_cul_rating = CulOverallSerializer(
         allow_null=True, help_text=gettext_lazy("cul only: RULES.md 8 on the sums over all his cul matches")
@@ -80,7 +208,7 @@ class PlayerGameRatingSerializer(serializers.Serializer):
     )
 
     def get_provisional(self, row) -> bool:
-        return _provisional(row)
+        return row.matches < selectors.BoardFilter.default().min_matches
 
     def get_history(self, row) -> str:
         request = self.context.get("request")
@@ -95,25 +223,53 @@ class PlayerRatingsSerializer(serializers.Serializer):
 class RatingValueSerializer(serializers.Serializer):
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
-    rating = serializers.FloatField(help_text=gettext_lazy("the displayed rating, mu − z·sigma"))
+    rating = serializers.IntegerField(help_text=DISPLAYED)
+    rating_deviation = serializers.IntegerField(help_text=DEVIATION)
 
 
 class HistoryEntrySerializer(serializers.Serializer):
     match = serializers.IntegerField(source="match_id")
     finished_at = serializers.DateTimeField()
     side = serializers.IntegerField(help_text=gettext_lazy("his side, 0-based (piquet-voleur: his team)"))
-    place = serializers.IntegerField()
+    place = serializers.IntegerField(
+        help_text=gettext_lazy("his side's finishing place in the match, from 1 (a tie shares it)")
+    )
+    sides = serializers.SerializerMethodField(help_text=gettext_lazy("the number of sides in the match"))
     win_probability = serializers.FloatField(
         help_text=gettext_lazy("his side's chance of the first place, before the match")
     )
+    expected_place = serializers.SerializerMethodField(
+        help_text=gettext_lazy("the finishing place the model expected of his side, before the match")
+    )
     before = serializers.SerializerMethodField()
     after = serializers.SerializerMethodField()
+    change = serializers.SerializerMethodField(
+        help_text=gettext_lazy("the displayed rating after less the displayed rating before")
+    )
+    explanation = serializers.SerializerMethodField(
+        help_text=gettext_lazy('the change in words, e.g. "46 % to win, won: +23" (the request\'s language)')
+    )
+
+    def _change(self, row):
+        return self.context["changes"][row.match_id, row.player_id]
+
+    def get_sides(self, row) -> int:
+        return self._change(row).sides
+
+    def get_expected_place(self, row) -> float:
+        return self._change(row).expected_place
 
     def get_before(self, row) -> RatingValueSerializer:
         return _value(row.mu_before, row.sigma_before)
 
     def get_after(self, row) -> RatingValueSerializer:
         return _value(row.mu_after, row.sigma_after)
+
+    def get_change(self, row) -> int:
+        return self._change(row).delta
+
+    def get_explanation(self, row) -> str:
+        return self._change(row).explanation
 
 
 class PredictRequestSerializer(BodySerializer):
@@ -136,9 +292,21 @@ class PredictedPlayerSerializer(serializers.Serializer):
     name = serializers.CharField()
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
-    rating = serializers.FloatField(source="conservative")
+    rating = serializers.SerializerMethodField(help_text=DISPLAYED)
+    rating_deviation = serializers.SerializerMethodField(help_text=DEVIATION)
     matches = serializers.IntegerField()
-    provisional = serializers.BooleanField()
+    provisional = serializers.SerializerMethodField(
+        help_text=gettext_lazy("fewer rated matches than the leaderboard needs")
+    )
+
+    def get_rating(self, player) -> int:
+        return display.displayed(player["mu"], player["sigma"]).rating
+
+    def get_rating_deviation(self, player) -> int:
+        return display.displayed(player["mu"], player["sigma"]).deviation
+
+    def get_provisional(self, player) -> bool:
+        return player["matches"] < selectors.BoardFilter.default().min_matches
 
 
 class PredictedSideSerializer(serializers.Serializer):
@@ -181,16 +349,9 @@ class RecomputeJobSerializer(serializers.ModelSerializer):
         return reverse("api:rating-recompute-detail", args=[job.pk], request=self.context.get("request"))
 
 
-def _provisional(row) -> bool:
-    from ratings.engine import Rating
-
-    return services.rater().is_provisional(Rating(row.mu, row.sigma), row.matches)
-
-
 def _value(mu: float, sigma: float) -> dict:
-    from ratings.engine import Rating
-
-    return {"mu": mu, "sigma": sigma, "rating": services.rater().conservative(Rating(mu, sigma))}
+    shown = display.displayed(mu, sigma)
+    return {"mu": mu, "sigma": sigma, "rating": shown.rating, "rating_deviation": shown.deviation}
 
 
 def _game(game: str, *, status_code: int = 404):
@@ -202,24 +363,57 @@ def _game(game: str, *, status_code: int = 404):
 
 # -- views --------------------------------------------------------------------------------
 class Leaderboard(generics.GenericAPIView):
-    """A game's leaderboard: the best conservative rating first.
+    """A game's leaderboard: its established players, the highest displayed rating first.
 
-    A player is listed from `RATINGS_LEADERBOARD_MIN_MATCHES` rated matches on; `provisional`
-    marks those the model still knows too little of. Void matches count for nothing.
+    A player is listed from `min_matches` rated matches in the game on (the setting
+    `RATINGS_LEADERBOARD_MIN_MATCHES`, 5) and, with `active_days`, while his last match is at
+    most that many days old (`RATINGS_LEADERBOARD_ACTIVE_DAYS`, off); `provisional=true` gives
+    the newcomers with fewer matches instead, in the same order. Void matches count for nothing.
     """
 
     permission_classes = [AllowAny]
     serializer_class = LeaderboardEntrySerializer
 
-    @extend_schema(responses={200: LeaderboardEntrySerializer(many=True), **schema.errors(404)})
+    @extend_schema(
+        parameters=[BoardQuerySerializer],
+        responses={200: LeaderboardEntrySerializer(many=True), **schema.errors(400, 404)},
+    )
     def get(self, request, game: str):
         _game(game)
-        page = self.paginate_queryset(selectors.leaderboard(game=game))
-        return self.get_paginated_response(LeaderboardEntrySerializer(page, many=True).data)
+        query = BoardQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        board = query.board()
+        rows = selectors.leaderboard(game=game, board=board, provisional=query.validated_data["provisional"])
+        page = self.paginate_queryset(rows)
+        return self.get_paginated_response(
+            LeaderboardEntrySerializer(page, many=True, context={"board": board}).data
+        )
+
+
+class SeasonLeaderboard(generics.GenericAPIView):
+    """A game's board of a period (`from`–`to`, ISO days in UTC, both included; by default this
+    month): everyone who played a rated match in it, by his displayed rating at its end, with
+    his matches and wins in it and the change of his rating over it. An inverted range, or one
+    of more than ten years, is a 400."""
+
+    permission_classes = [AllowAny]
+    serializer_class = SeasonEntrySerializer
+
+    @extend_schema(
+        parameters=[SeasonQuerySerializer],
+        responses={200: SeasonEntrySerializer(many=True), **schema.errors(400, 404)},
+    )
+    def get(self, request, game: str):
+        _game(game)
+        query = SeasonQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        start, end = query.validated_data["period"].bounds(dt.UTC)
+        page = self.paginate_queryset(selectors.season_board(game=game, start=start, end=end))
+        return self.get_paginated_response(SeasonEntrySerializer(page, many=True).data)
 
 
 class PlayerRatings(APIView):
-    """A player's rating in every game he is rated in, his place on its leaderboard, a link to
+    """A player's rating in every game he is rated in, his rank on its leaderboard, a link to
     his history there; the cul entry carries his overall cul rating."""
 
     permission_classes = [AllowAny]
@@ -232,8 +426,9 @@ class PlayerRatings(APIView):
 
 
 class PlayerRatingHistory(generics.GenericAPIView):
-    """A player's rated matches in a game, newest first: his rating before and after, his place
-    and the chance the model gave his side of winning, before the match."""
+    """A player's rated matches in a game, newest first: his rating before and after, his
+    finishing place, the chance the model gave his side of winning and the place it expected,
+    before the match, and the change explained in words."""
 
     permission_classes = [AllowAny]
     serializer_class = HistoryEntrySerializer
@@ -243,7 +438,10 @@ class PlayerRatingHistory(generics.GenericAPIView):
         player = get_object_or_404(Player, pk=pk)
         _game(game)
         page = self.paginate_queryset(selectors.player_rating_history(player=player, game=game))
-        return self.get_paginated_response(HistoryEntrySerializer(page, many=True).data)
+        explained = changes.explain(changes.rows_of_matches(page))
+        return self.get_paginated_response(
+            HistoryEntrySerializer(page, many=True, context={"changes": explained}).data
+        )
 
 
 class Predict(APIView):

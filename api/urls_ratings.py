@@ -6,6 +6,7 @@ from . import ratings
 
 urlpatterns = [
     path("leaderboards/<str:game>", ratings.Leaderboard.as_view(), name="leaderboard"),
+    path("leaderboards/<str:game>/season", ratings.SeasonLeaderboard.as_view(), name="leaderboard-season"),
     path("players/<int:pk>/ratings", ratings.PlayerRatings.as_view(), name="player-ratings"),
     path(
         "players/<int:pk>/ratings/<str:game>/history",

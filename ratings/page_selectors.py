@@ -1,5 +1,6 @@
 """Reads of the ratings that the club's web pages need beyond ``ratings.selectors``: every
-leaderboard at a glance, a player's whole history in one query, the provisional mark.
+leaderboard at a glance, a player's whole history in one query, the displayed ratings and
+the provisional mark, the explained rating changes of the score sheet and the profile.
 
 Kept apart from ``ratings.selectors`` (the API's), on which they build; each returns a bounded
 number of queries whatever the number of players or matches shown.
@@ -10,42 +11,59 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from django.db.models import Count, Subquery
+from django.db.models import Count, Q, Subquery
 
 from scorekeeper.matches.models import Match, Player
 from scorekeeper.rules import RULESETS
 
-from .engine import Rating
+from . import changes, display
+from .changes import Change
 from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool
-from .selectors import leaderboard, min_matches, predict
-from .services import rater
+from .selectors import BoardFilter, leaderboard, predict
 
 
-def is_provisional(row: PlayerRating) -> bool:
-    """Too few matches (or too uncertain) to rank: marked on the leaderboards."""
-    return rater().is_provisional(Rating(row.mu, row.sigma), row.matches)
+def shown(row) -> display.Displayed:
+    """The displayed rating of a belief (a PlayerRating, a history row's after: ``mu``/``sigma``)."""
+    return display.displayed(row.mu, row.sigma)
 
 
-def conservative(mu: float, sigma: float) -> float:
-    """The displayed rating of a belief (``mu − z·sigma``)."""
-    return rater().conservative(Rating(mu, sigma))
+def mark(rows, board: BoardFilter | None = None) -> None:
+    """Give each board row its displayed ``shown`` rating and whether it is ``provisional``
+    (fewer rated matches than the board asks: ``matches_needed``)."""
+    board = board or BoardFilter.default()
+    for row in rows:
+        row.shown = shown(row)
+        row.matches_needed = board.min_matches
+        row.provisional = row.matches < board.min_matches
 
 
 def leaderboards_overview(*, top: int = 5) -> list[dict[str, Any]]:
-    """Every rated game with its ``top`` players and how many are listed: one query for the
-    pools, one for the counts, one per pool (a handful of games, not of players)."""
+    """Every rated game with its ``top`` established players, how many are listed and how many
+    are provisional: one query for the pools, one for the counts, one per pool (a handful of
+    games, not of players)."""
+    board = BoardFilter.default()
     pools = list(RatingPool.objects.order_by("game"))
-    listed = dict(
-        PlayerRating.objects.filter(matches__gte=min_matches())
-        .values("pool")
-        .annotate(n=Count("id"))
-        .values_list("pool", "n")
-    )
-    return [
-        {"game": pool.game, "pool": pool, "listed": listed.get(pool.pk, 0),
-         "top": list(leaderboard(game=pool.game)[:top])}
-        for pool in pools
-    ]  # fmt: skip
+    rows = PlayerRating.objects.all()
+    since = board.active_since()
+    if since is not None:
+        rows = rows.filter(last_played_at__gte=since)
+    counts = {
+        pool: (listed, provisional)
+        for pool, listed, provisional in rows.values("pool")
+        .annotate(
+            listed=Count("id", filter=Q(matches__gte=board.min_matches)),
+            provisional=Count("id", filter=Q(matches__lt=board.min_matches)),
+        )
+        .values_list("pool", "listed", "provisional")
+    }
+    out = []
+    for pool in pools:
+        listed, provisional = counts.get(pool.pk, (0, 0))
+        leaders = list(leaderboard(game=pool.game, board=board)[:top])
+        mark(leaders, board)
+        out.append({"game": pool.game, "pool": pool, "listed": listed, "provisional": provisional,
+                    "top": leaders})  # fmt: skip
+    return out
 
 
 def player_histories(*, player: Player | int) -> dict[str, list[RatingHistory]]:
@@ -61,36 +79,37 @@ def player_histories(*, player: Player | int) -> dict[str, list[RatingHistory]]:
     return dict(out)
 
 
-def rating_changes(histories: dict[str, list[RatingHistory]]) -> dict[int, dict[str, float]]:
-    """Per rated match (by id): the displayed rating before and after it, and the change."""
-    out = {}
-    for history in histories.values():
-        for row in history:
-            before = conservative(row.mu_before, row.sigma_before)
-            after = conservative(row.mu_after, row.sigma_after)
-            out[row.match_id] = {"before": before, "after": after, "delta": after - before}
-    return out
+def rating_changes(histories: dict[str, list[RatingHistory]], *, match_ids) -> dict[int, Change]:
+    """The explained rating change of each of the player's rated matches among ``match_ids``
+    (a page of his matches), by match id: one query for the other players of those matches."""
+    wanted = set(match_ids)
+    own = [row for history in histories.values() for row in history if row.match_id in wanted]
+    if not own:
+        return {}
+    player = own[0].player_id
+    explained = changes.explain(changes.rows_of_matches(own))
+    return {row.match_id: explained[row.match_id, player] for row in own}
 
 
 def match_rating_changes(*, match: Match) -> list[dict[str, Any]]:
-    """Each player's displayed rating before and after a rated match, in seat order (empty
-    while the match is not rated: in progress, void, or its event not processed yet)."""
+    """Each player's explained rating change in a rated match, in seat order (empty while the
+    match is not rated: in progress, void, or its event not processed yet)."""
     # The match's place in the pool's order (its first rating event) leads to its rows through
     # the history's order index, instead of a scan of the pool's rows for the match.
     first_finished = RatingEvent.objects.filter(match=match).order_by("at").values("at")[:1]
-    rows = (
+    rows = list(
         RatingHistory.objects.filter(match=match, pool__game=match.game, finished_at=Subquery(first_finished))
         .select_related("player")
         .order_by("side", "player_id")
     )
+    explained = changes.explain(rows)
     seat_of = {seat.player_id: seat.position for seat in match.seats.all()}
-    changes = []
+    out = []
     for row in rows:
-        before = conservative(row.mu_before, row.sigma_before)
-        after = conservative(row.mu_after, row.sigma_after)
-        change = {"player": row.player, "place": row.place, "before": before, "after": after}
-        changes.append({**change, "delta": after - before})
-    return sorted(changes, key=lambda change: seat_of.get(change["player"].pk, 0))
+        change = explained[row.match_id, row.player_id]
+        out.append({"player": row.player, "place": row.place, "before": change.before, "after": change.after,
+                    "delta": change.delta, "change": change})  # fmt: skip
+    return sorted(out, key=lambda entry: seat_of.get(entry["player"].pk, 0))
 
 
 def places_count(history: list[RatingHistory]) -> list[tuple[int, int]]:
@@ -112,12 +131,13 @@ def table_prediction(*, game: str, seats: list[tuple[str, Any]]) -> dict[str, An
     else:
         sides = [[p] for p in players]
     prediction = predict(game=game, sides=sides)
+    needed = BoardFilter.default().min_matches
     return {
         "sides": [
             {
                 "names": [p["name"] for p in side.players],
                 "win": side.win_probability,
-                "provisional": any(p["provisional"] for p in side.players),
+                "provisional": any(p["matches"] < needed for p in side.players),
                 "unrated": [p["name"] for p in side.players if not p["matches"]],
             }
             for side in prediction.sides

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import F, QuerySet, Window
-from django.db.models.functions import Rank
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value, Window
+from django.db.models.functions import Rank, Round
+from django.utils import timezone
 
 from scorekeeper.matches.models import Match, Player, Seat
 
+from . import display
 from .cul import figures_from_state, overall_cul_rating_pct
 from .engine import Rating
 from .models import PlayerRating, RatingHistory, RecomputeJob
@@ -22,33 +25,82 @@ def min_matches() -> int:
     return settings.RATINGS_LEADERBOARD_MIN_MATCHES
 
 
-def leaderboard(*, game: str) -> QuerySet[PlayerRating]:
-    """The listed players of a pool, best conservative rating first, each with his ``place``
-    (players with equal ratings share a place)."""
+@dataclass(frozen=True)
+class BoardFilter:
+    """Who a leaderboard lists: players with ``min_matches`` rated matches in the game, and,
+    when ``active_days`` is set, who played within that many days; the others with fewer
+    matches (and active) are the board's *provisional* list."""
+
+    min_matches: int
+    active_days: int | None = None
+
+    @classmethod
+    def default(cls) -> BoardFilter:
+        """The settings' board: ``RATINGS_LEADERBOARD_MIN_MATCHES``,
+        ``RATINGS_LEADERBOARD_ACTIVE_DAYS`` (0: everybody, however long ago he played)."""
+        return cls(min_matches(), settings.RATINGS_LEADERBOARD_ACTIVE_DAYS or None)
+
+    def active_since(self):
+        """The earliest last match of a listed player, or None when the activity filter is off."""
+        return None if self.active_days is None else timezone.now() - timedelta(days=self.active_days)
+
+
+def _shown_rating():
+    """The displayed rating in SQL (ratings.display's mapping, rounded): the boards' sort key."""
+    model = rater()
+    k = display.points_per_mu(model)
+    return Round(Value(float(display.NEWCOMER)) + Value(k) * (F("mu") - Value(model.mu)))
+
+
+def _board_rows(game: str, board: BoardFilter, *, provisional: bool) -> QuerySet[PlayerRating]:
+    rows = PlayerRating.objects.filter(pool__game=game)
+    if provisional:
+        rows = rows.filter(matches__lt=board.min_matches)
+    else:
+        rows = rows.filter(matches__gte=board.min_matches)
+    since = board.active_since()
+    if since is not None:
+        rows = rows.filter(last_played_at__gte=since)
+    return rows
+
+
+def leaderboard(*, game: str, board: BoardFilter | None = None, provisional: bool = False
+                ) -> QuerySet[PlayerRating]:  # fmt: skip
+    """A pool's board: its established players (``provisional``: its newcomers instead), the
+    highest displayed rating first (then the surer one, then by id), each with his ``rank``
+    (equal displayed ratings share a rank)."""
+    board = board or BoardFilter.default()
+    shown = _shown_rating()
     return (
-        PlayerRating.objects.filter(pool__game=game, matches__gte=min_matches())
+        _board_rows(game, board, provisional=provisional)
         .select_related("player")
-        .annotate(place=Window(Rank(), order_by=F("conservative").desc()))
-        .order_by("-conservative", "player_id")
+        .annotate(shown_rating=shown, rank=Window(Rank(), order_by=shown.desc()))
+        .order_by("-shown_rating", "sigma", "player_id")
     )
 
 
-def leaderboard_place(*, rating: PlayerRating) -> int | None:
-    """The player's place on the pool's leaderboard, or None when he is not listed (yet)."""
-    if rating.matches < min_matches():
+def leaderboard_rank(*, rating: PlayerRating, board: BoardFilter | None = None) -> int | None:
+    """The player's rank on the pool's board, or None when he is not listed (yet, or no more)."""
+    board = board or BoardFilter.default()
+    since = board.active_since()
+    if rating.matches < board.min_matches or (since is not None and rating.last_played_at < since):
         return None
-    better = PlayerRating.objects.filter(
-        pool_id=rating.pool_id, matches__gte=min_matches(), conservative__gt=rating.conservative
-    ).count()
+    own = display.rating(rating.mu, rating.sigma)
+    better = (
+        _board_rows(rating.pool.game, board, provisional=False)
+        .annotate(shown_rating=_shown_rating())
+        .filter(shown_rating__gt=own)
+        .count()
+    )
     return better + 1
 
 
 def player_ratings(*, player: Player) -> list[PlayerRating]:
-    """The player's rating in every pool he is rated in (game order), with ``place`` and, in
+    """The player's rating in every pool he is rated in (game order), with his board ``rank`` and, in
     the cul entry, ``overall_cul_rating`` (RULES.md 8 on the sums over his cul matches)."""
     ratings = list(PlayerRating.objects.filter(player=player).select_related("pool").order_by("pool__game"))
     for rating in ratings:
-        rating.place = leaderboard_place(rating=rating)
+        rating.rank = leaderboard_rank(rating=rating)
         rating.overall_cul_rating = cul_overall(player=player) if rating.pool.game == "cul" else None
     return ratings
 
@@ -123,3 +175,66 @@ def predict(*, game: str, sides: Sequence[Sequence[Player]]) -> Prediction:
             })  # fmt: skip
         out.append(SidePrediction(players, win, rank))
     return Prediction(game, out, r.draw_probability(beliefs))
+
+
+# -- seasons --------------------------------------------------------------------------------
+#: The history's column that orders a pool's matches in time: a season is a range of it.
+SEASON_TIME = "finished_at"
+
+
+@dataclass(frozen=True)
+class SeasonRow:
+    """One player's season: his rating at the period's end, his matches and wins in it and the
+    change of his displayed rating over it (from before his first match in it)."""
+
+    rank: int
+    player_id: int
+    player_name: str
+    matches: int
+    wins: int
+    mu: float
+    sigma: float
+    rating: int
+    rating_deviation: int
+    change: int
+
+
+def season_board(*, game: str, start: datetime, end: datetime) -> list[SeasonRow]:
+    """The players of a pool who played in [``start``, ``end``), the highest displayed rating
+    at the period's end first (then by id), each with his ``rank`` (equal ratings share one).
+    Two queries: the period's rows grouped by player (his first and last rows in it found
+    through the history's per-player index), and the players' names."""
+    period = {f"{SEASON_TIME}__gte": start, f"{SEASON_TIME}__lt": end}
+    in_period = RatingHistory.objects.filter(pool__game=game, **period)
+    mine = in_period.filter(player_id=OuterRef("player_id"))
+    first = mine.order_by(SEASON_TIME, "match_id")
+    last = mine.order_by(f"-{SEASON_TIME}", "-match_id")
+    rows = (
+        in_period.values("player_id")
+        .annotate(
+            matches=Count("id"),
+            wins=Count("id", filter=Q(place=1)),
+            mu_start=Subquery(first.values("mu_before")[:1]),
+            sigma_start=Subquery(first.values("sigma_before")[:1]),
+            mu_end=Subquery(last.values("mu_after")[:1]),
+            sigma_end=Subquery(last.values("sigma_after")[:1]),
+        )
+        .order_by()
+    )
+    names = dict(Player.objects.filter(pk__in=in_period.values("player_id")).values_list("pk", "name"))
+    out = []
+    for row in rows:
+        end_shown = display.displayed(row["mu_end"], row["sigma_end"])
+        out.append((end_shown, row))
+    out.sort(key=lambda item: (-item[0].rating, item[1]["player_id"]))
+    board, rank, previous = [], 0, None
+    for position, (shown, row) in enumerate(out, start=1):
+        if shown.rating != previous:
+            rank, previous = position, shown.rating
+        board.append(SeasonRow(
+            rank=rank, player_id=row["player_id"], player_name=names.get(row["player_id"], ""),
+            matches=row["matches"], wins=row["wins"], mu=row["mu_end"], sigma=row["sigma_end"],
+            rating=shown.rating, rating_deviation=shown.deviation,
+            change=shown.rating - display.rating(row["mu_start"], row["sigma_start"]),
+        ))  # fmt: skip
+    return board

@@ -11,4 +11,5 @@ urlpatterns = [
     ),
     path("leaderboards/", views.leaderboards, name="leaderboards"),
     path("leaderboards/<slug:game>/", views.leaderboard, name="leaderboard"),
+    path("leaderboards/<slug:game>/season/", views.season, name="season"),
 ]

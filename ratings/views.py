@@ -10,16 +10,17 @@ from typing import Any
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
-from django.utils.formats import date_format
+from django.utils import timezone
+from django.utils.formats import date_format, number_format
 from django.utils.timezone import localtime
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 from scorekeeper.matches import selectors as match_selectors
 from scorekeeper.matches.models import Player
 from scorekeeper.matches.views_club import MATCHES_PER_PAGE
 from scorekeeper.rules import RULESETS
 
-from . import page_selectors, selectors
+from . import display, page_selectors, seasons, selectors
 from .charts import line_chart
 
 PLAYERS_PER_PAGE = 50
@@ -28,8 +29,6 @@ PLAYERS_PER_PAGE = 50
 def leaderboards(request):
     """``/leaderboards/``: every rated game, its best players."""
     boards = page_selectors.leaderboards_overview(top=5)
-    for board in boards:
-        _mark(board["top"])
     rated = {board["game"] for board in boards}
     context = {
         "boards": boards,
@@ -39,18 +38,21 @@ def leaderboards(request):
 
 
 def leaderboard(request, game: str):
-    """``/leaderboards/<game>/``: the game's players by conservative rating, paged."""
+    """``/leaderboards/<game>/``: the game's established players by displayed rating, paged,
+    then its provisional players (fewer rated matches than the board needs), paged apart."""
     if game not in RULESETS:
         raise Http404(f"unknown game {game!r}")
-    page = Paginator(selectors.leaderboard(game=game), PLAYERS_PER_PAGE).get_page(request.GET.get("page"))
-    _mark(page.object_list)
-    context = {"game": game, "page": page, "min_matches": selectors.min_matches()}
+    board = selectors.BoardFilter.default()
+    page = Paginator(selectors.leaderboard(game=game, board=board), PLAYERS_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    page_selectors.mark(page.object_list, board)
+    newcomers = Paginator(
+        selectors.leaderboard(game=game, board=board, provisional=True), PLAYERS_PER_PAGE
+    ).get_page(request.GET.get("newcomers"))
+    page_selectors.mark(newcomers.object_list, board)
+    context = {"game": game, "page": page, "newcomers": newcomers, "board": board}
     return render(request, "ratings/leaderboard.html", context)
-
-
-def _mark(rows) -> None:
-    for row in rows:
-        row.provisional = page_selectors.is_provisional(row)
 
 
 def player_detail(request, pk: int):
@@ -62,7 +64,7 @@ def player_detail(request, pk: int):
     for rating in selectors.player_ratings(player=player):
         game = rating.pool.game
         history = histories.get(game, [])
-        rating.provisional = page_selectors.is_provisional(rating)
+        page_selectors.mark([rating])
         games.append({
             "game": game,
             "rating": rating,
@@ -70,9 +72,9 @@ def player_detail(request, pk: int):
             "chart": _rating_chart(history),
             "chart_desc": _chart_desc(history),
         })  # fmt: skip
-    changes = page_selectors.rating_changes(histories)
     matches = match_selectors.match_list(player=player)
     page = Paginator(matches, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    changes = page_selectors.rating_changes(histories, match_ids=[match.pk for match in page.object_list])
     rows = []
     for match in page.object_list:
         rows.append({"match": match, "place": _place_of(match, player), "change": changes.get(match.pk)})
@@ -94,10 +96,10 @@ def _rating_chart(history):
     if not history:
         return None
     first = history[0]
-    values = [page_selectors.conservative(first.mu_before, first.sigma_before)]
+    values = [display.rating(first.mu_before, first.sigma_before)]
     labels = [""]
     for row in history:
-        values.append(page_selectors.conservative(row.mu_after, row.sigma_after))
+        values.append(display.rating(row.mu_after, row.sigma_after))
         labels.append(_day(row.finished_at))
     return line_chart(values, labels)
 
@@ -107,17 +109,45 @@ def _chart_desc(history) -> str:
         return ""
     first, last = history[0], history[-1]
     return ngettext(
-        "%(count)s rated match on %(first)s; the rating went from %(start).1f to %(end).1f.",
-        "%(count)s rated matches from %(first)s to %(last)s; the rating went from %(start).1f to %(end).1f.",
+        "%(count)s rated match on %(first)s; the rating went from %(start)s to %(end)s.",
+        "%(count)s rated matches from %(first)s to %(last)s; the rating went from %(start)s to %(end)s.",
         len(history),
     ) % {
         "count": len(history),
         "first": _day(first.finished_at),
         "last": _day(last.finished_at),
-        "start": page_selectors.conservative(first.mu_before, first.sigma_before),
-        "end": page_selectors.conservative(last.mu_after, last.sigma_after),
+        "start": number_format(display.rating(first.mu_before, first.sigma_before)),
+        "end": number_format(display.rating(last.mu_after, last.sigma_after)),
     }
 
 
 def _day(moment) -> str:
     return date_format(localtime(moment), "SHORT_DATE_FORMAT")
+
+
+def season(request, game: str):
+    """``/leaderboards/<game>/season/?from=&to=``: the board of a period (ISO days in the page's
+    time zone; by default this month): each player's rating at its end, his matches and wins in
+    it and the change over it. A bad or inverted range is named on the page (a 400)."""
+    if game not in RULESETS:
+        raise Http404(f"unknown game {game!r}")
+    zone = timezone.get_current_timezone()
+    today = seasons.today_in(zone)
+    form = seasons.PeriodForm(request.GET or None, today=today)
+    context: dict[str, Any] = {
+        "game": game,
+        "form": form,
+        "shortcuts": [
+            (gettext("This month"), seasons.this_month(today)),
+            (gettext("Last month"), seasons.last_month(today)),
+            (gettext("This year"), seasons.this_year(today)),
+        ],
+    }
+    if request.GET and not form.is_valid():
+        return render(request, "ratings/season.html", context, status=400)
+    period = form.cleaned_data["period"] if request.GET else seasons.this_month(today)
+    start, end = period.bounds(zone)
+    rows = selectors.season_board(game=game, start=start, end=end)
+    page = Paginator(rows, PLAYERS_PER_PAGE).get_page(request.GET.get("page"))
+    context.update({"period": period, "page": page})
+    return render(request, "ratings/season.html", context)

@@ -494,8 +494,12 @@ OUTBOX_HEARTBEAT = env_int("OUTBOX_HEARTBEAT", 10)
 OUTBOX_REDELIVER_AFTER = env_int("OUTBOX_REDELIVER_AFTER", 40)
 OUTBOX_TASK_BUDGET = env_int("OUTBOX_TASK_BUDGET", 20)
 
-# Ratings (ratings/): a player is listed on a game's leaderboard from this many rated matches on.
-RATINGS_LEADERBOARD_MIN_MATCHES = env_int("RATINGS_LEADERBOARD_MIN_MATCHES", 1)
+# Ratings (ratings/, docs/ratings.md "The boards"): a player is listed on a game's leaderboard
+# from this many rated matches in the game on (before, he is on its provisional list), and, when
+# RATINGS_LEADERBOARD_ACTIVE_DAYS is above 0, only while his last match is at most that many days
+# old (0: off, everybody is listed however long ago he played).
+RATINGS_LEADERBOARD_MIN_MATCHES = env_int("RATINGS_LEADERBOARD_MIN_MATCHES", 5)
+RATINGS_LEADERBOARD_ACTIVE_DAYS = env_int("RATINGS_LEADERBOARD_ACTIVE_DAYS", 0)
 # Whether a finished match waits for the other side's confirmation of every hand before it is
 # rated (docs/recording.md, "Confirmation by the other side"). After changing it, recompute the
 # ratings (POST /api/v1/ratings/recompute, the admin's action on rating pools, or the nightly run).

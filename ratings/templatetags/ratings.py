@@ -9,10 +9,17 @@ from typing import Any
 
 from django import template
 
+from .. import display
 from ..page_selectors import match_rating_changes as rating_changes_of
 from ..page_selectors import table_prediction
 
 register = template.Library()
+
+
+@register.filter
+def signed(points: int) -> str:
+    """A change of displayed points with its sign: "+23", "−7" (a true minus), "0"."""
+    return display.signed(points)
 
 
 @register.inclusion_tag("ratings/_match_rating_changes.html")

@@ -206,11 +206,12 @@ def test_a_generated_client_plays_a_partie_from_sign_in_to_prediction(
     # The worker's job, here and now, for whatever is still pending (without Redis the
     # outbox has run it in-process already).
     rating_events_process_all()
-    board = parsed(
-        v1_leaderboards_list.sync_detailed(game=GameEnum.PIQUET, client=app), PaginatedLeaderboardEntryList
+    board = parsed(  # one match each: both are on the provisional list
+        v1_leaderboards_list.sync_detailed(game=GameEnum.PIQUET, client=app, provisional=True),
+        PaginatedLeaderboardEntryList,
     )
     assert sorted(e.player.name for e in board.results) == ["Ada", "Bea"]
-    assert [e.place for e in board.results] == [1, 2]
+    assert [e.rank for e in board.results] == [1, 2] and board.results[0].matches_needed == 5
 
     prediction = parsed(
         v1_predict_create.sync_detailed(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.engine import Rater, Rating
+from ratings import display
 from ratings.models import RecomputeJob
 from ratings.services import rating_events_process_all
 from scorekeeper.matches.services import hand_record, match_create, match_void
@@ -20,7 +20,14 @@ def players(tally, make_players):
 
 
 @pytest.fixture
-def rated(players, user):
+def listed_from_one(settings):
+    """The boards list players from their first rated match on (the default of 5 is tested in
+    tests/api/test_boards.py)."""
+    settings.RATINGS_LEADERBOARD_MIN_MATCHES = 1
+
+
+@pytest.fixture
+def rated(players, user, listed_from_one):
     """Ada beats Bea twice, Bea beats Cid once; ratings processed."""
     matches = []
     for a, b in [(0, 1), (0, 1), (1, 2)]:
@@ -38,17 +45,17 @@ def test_a_leaderboard_lists_players_best_first_with_their_figures(anon, players
     body = response.json()
     assert body["count"] == 3 and body["next"] is None
     first = body["results"][0]
-    assert set(first) == {"place", "player", "rating", "mu", "sigma", "matches", "wins", "last_played_at",
-                          "provisional"}  # fmt: skip
+    assert set(first) == {"rank", "player", "rating", "rating_deviation", "mu", "sigma", "matches",
+                          "matches_needed", "wins", "last_played_at", "provisional"}  # fmt: skip
     assert [row["player"]["name"] for row in body["results"]] == ["Ada", "Bea", "Cid"]
-    assert [row["place"] for row in body["results"]] == [1, 2, 3]
-    assert (first["matches"], first["wins"], first["provisional"]) == (2, 2, True)
-    assert first["rating"] == Rater.default().conservative(Rating(first["mu"], first["sigma"]))
+    assert [row["rank"] for row in body["results"]] == [1, 2, 3]
+    assert (first["matches"], first["wins"], first["provisional"]) == (2, 2, False)
+    assert (first["rating"], first["rating_deviation"]) == display.displayed(first["mu"], first["sigma"])
 
 
-def test_a_leaderboard_is_paginated_and_places_run_on_across_pages(anon, rated):
+def test_a_leaderboard_is_paginated_and_ranks_run_on_across_pages(anon, rated):
     second = anon.get("/api/v1/leaderboards/tally?page_size=2&page=2").json()
-    assert second["count"] == 3 and [row["place"] for row in second["results"]] == [3]
+    assert second["count"] == 3 and [row["rank"] for row in second["results"]] == [3]
 
 
 def test_a_leaderboard_lists_only_players_with_the_minimum_of_matches(anon, players, rated, settings):
@@ -57,11 +64,11 @@ def test_a_leaderboard_lists_only_players_with_the_minimum_of_matches(anon, play
     assert names == ["Ada", "Bea"]
 
 
-def test_equal_ratings_share_a_place(anon, players, user):
+def test_equal_ratings_share_a_rank(anon, players, user, listed_from_one):
     match = match_create(game="tally", players=players[:2], by=user)
     hand_record(match=match, record=hand([10, 10]), by=user)
     rating_events_process_all()
-    assert [row["place"] for row in anon.get("/api/v1/leaderboards/tally").json()["results"]] == [1, 1]
+    assert [row["rank"] for row in anon.get("/api/v1/leaderboards/tally").json()["results"]] == [1, 1]
 
 
 def test_a_void_match_leaves_no_trace_on_the_leaderboard(anon, players, rated, user):
@@ -85,7 +92,7 @@ def test_a_players_ratings_give_each_game_with_place_and_a_link_to_the_history(a
 
     assert body["player"] == {"id": players[1].pk, "name": "Bea"}
     [entry] = body["ratings"]
-    assert entry["game"] == "tally" and entry["place"] == 2 and entry["matches"] == 3 and entry["wins"] == 1
+    assert entry["game"] == "tally" and entry["rank"] == 2 and entry["matches"] == 3 and entry["wins"] == 1
     assert entry["overall_cul_rating"] is None
     assert entry["history"].endswith(f"/api/v1/players/{players[1].pk}/ratings/tally/history")
 
@@ -93,8 +100,10 @@ def test_a_players_ratings_give_each_game_with_place_and_a_link_to_the_history(a
     assert history["count"] == 3
     newest = history["results"][0]
     assert newest["match"] == rated[2].pk and newest["place"] == 1 and newest["side"] == 0
-    assert set(newest["before"]) == {"mu", "sigma", "rating"}
+    assert set(newest["before"]) == {"mu", "sigma", "rating", "rating_deviation"}
     assert newest["after"]["mu"] > newest["before"]["mu"]
+    assert newest["change"] == newest["after"]["rating"] - newest["before"]["rating"] > 0
+    assert newest["sides"] == 2 and newest["explanation"].endswith(f"to win, won: +{newest['change']}")
     assert 0 < newest["win_probability"] < 1
     oldest = history["results"][-1]
     assert oldest["before"]["mu"] == 25.0 and oldest["win_probability"] == pytest.approx(0.5)

@@ -115,7 +115,9 @@ def test_the_api_schema_is_served_in_russian():
     spec = schema("ru")
 
     entry = spec["components"]["schemas"]["LeaderboardEntry"]["properties"]
-    assert entry["place"]["description"] == "1 — лучший; при равном рейтинге место общее"
+    assert entry["rank"]["description"] == (
+        "позиция в этом списке, 1 — лучший; при равном отображаемом рейтинге позиция общая"
+    )
     error = spec["components"]["schemas"]["Error"]["properties"]
     assert error["message"]["description"] == "для людей"
     players = spec["paths"]["/api/v1/players"]["get"]
@@ -132,7 +134,10 @@ def test_the_api_schema_stays_english_without_accept_language():
     spec = schema("")
 
     entry = spec["components"]["schemas"]["LeaderboardEntry"]["properties"]
-    assert entry["place"]["description"] == "1 for the best; equal ratings share a place"
+    assert (
+        entry["rank"]["description"]
+        == "the rank on this list, 1 for the best; equal displayed ratings share a rank"
+    )
     assert spec["paths"]["/api/v1/players"]["get"]["summary"] == "Players by name"
 
 

@@ -15,9 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from ratings import page_selectors
 from ratings import services as ratings
-from ratings.engine import Rater
 from scorekeeper.matches.models import Match
 from scorekeeper.matches.services import hand_record, match_create, match_reopen, match_void
 from tests.fakes import hand
@@ -184,8 +182,10 @@ def test_the_match_list_and_home_take_as_many_queries_for_30_matches_as_for_3(
 
 # -- leaderboards ---------------------------------------------------------------------------
 @pytest.fixture
-def rated(play):
-    """Three finished tally matches, rated: Ada won twice, Cid once."""
+def rated(play, settings):
+    """Three finished tally matches, rated: Ada won twice, Cid once; the boards list players
+    from their first rated match on (tests/ratings/test_boards.py tests the default of 5)."""
+    settings.RATINGS_LEADERBOARD_MIN_MATCHES = 1
     play([0, 1], [10, 3])
     play([0, 2], [10, 9])
     play([1, 2], [2, 10])
@@ -203,19 +203,17 @@ def test_the_leaderboards_page_shows_every_rated_game_and_links_players(client, 
     assert "Piquet (Rubicon, six-deal partie)" in body  # among the games not rated yet
 
 
-def test_a_game_leaderboard_lists_place_rating_matches_wins_last_played_and_marks_provisional(
-    client, rated, players
-):
+def test_a_game_leaderboard_lists_rank_rating_matches_wins_last_played(client, rated, players):
     response = client.get(reverse("leaderboard", args=["tally"]))
 
     rows = list(response.context["page"].object_list)
     assert [row.player.name for row in rows] == ["Ada", "Cid", "Bea"]
-    assert [row.place for row in rows] == [1, 2, 3]
+    assert [row.rank for row in rows] == [1, 2, 3]
     assert [(row.matches, row.wins) for row in rows] == [(2, 2), (2, 1), (2, 0)]
-    assert all(row.provisional for row in rows)  # fewer than five matches each
+    assert not any(row.provisional for row in rows)
     body = response.content.decode()
-    assert body.count("provisional</span>") == 3
-    assert f"{rows[0].conservative:.1f}" in body
+    assert f'{rows[0].shown.rating} <span class="muted deviation">± {rows[0].shown.deviation}</span>' in body
+    assert "A rating starts at 1500; 400 points" in body
     assert reverse("player-detail", args=[players[0].pk]) in body
 
 
@@ -225,7 +223,9 @@ def test_a_game_without_ratings_has_an_empty_leaderboard_and_an_unknown_game_is_
     assert client.get(reverse("leaderboard", args=["tally"]) + "?page=x").status_code == 200
 
 
-def test_the_leaderboard_takes_as_many_queries_for_many_players(client, tally, make_players, user):
+def test_the_leaderboard_takes_as_many_queries_for_many_players(client, tally, make_players, user, settings):
+    settings.RATINGS_LEADERBOARD_MIN_MATCHES = 2  # the inner players are listed, the ends provisional
+
     def rate(names):
         people = make_players(*names)
         for a, b in itertools.pairwise(people):
@@ -247,7 +247,7 @@ def test_the_profile_shows_rating_place_counts_places_and_an_accessible_chart(cl
 
     body = response.content.decode()
     (entry,) = response.context["games"]
-    assert entry["game"] == "tally" and entry["rating"].place == 1
+    assert entry["game"] == "tally" and entry["rating"].rank == 1
     assert (entry["rating"].matches, entry["rating"].wins) == (2, 2)
     assert entry["places"] == [(1, 2)]
     assert "place 1 2 times" in body
@@ -263,9 +263,11 @@ def test_the_profile_lists_the_matches_with_place_and_rating_change(client, rate
     rows = response.context["rows"]
     assert [row["place"] for row in rows] == [2, 2]  # lost to Ada, then to Cid
     assert all(row["change"] for row in rows)
-    prior = Rater.default().prior()
-    start = page_selectors.conservative(prior.mu, prior.sigma)
-    assert f"rating {start:.1f} →" in response.content.decode()  # his first match, from the prior
+    first = rows[-1]["change"]  # the list is newest first
+    assert first.before == 1500  # his first match, from the prior
+    body = response.content.decode()
+    assert f"rating 1500 → {first.after}" in body
+    assert f"to win, lost: −{first.before - first.after}" in body
 
 
 def test_the_score_sheet_shows_each_players_rating_change_once_the_match_is_rated(client, play, players):
@@ -280,7 +282,8 @@ def test_the_score_sheet_shows_each_players_rating_change_once_the_match_is_rate
     winner, loser = changes
     assert winner["delta"] > 0 > loser["delta"] and winner["place"] == 1 and loser["place"] == 2
     page = response.content.decode()
-    assert "Rating change" in page and f"+{winner['delta']:.1f}" in page
+    assert "Rating change" in page and f"won: +{winner['delta']}" in page
+    assert winner["delta"] == winner["after"] - winner["before"]
     assert players[1].get_absolute_url() in page
 
 
@@ -338,14 +341,14 @@ def test_an_unknown_player_is_a_404(client, db):
     assert client.get(reverse("player-detail", args=[99999])).status_code == 404
 
 
-def test_the_profile_takes_as_many_queries_for_30_matches_as_for_3(
+def test_the_profile_takes_as_many_queries_for_30_matches_as_for_5(
     client, play, players, django_assert_max_num_queries
 ):
-    for _ in range(3):
+    for _ in range(5):  # listed on the board from the start, as after 30
         play([0, 1], [10, 3])
     ratings.rating_events_process_all()
     few = queries(client, players[0].get_absolute_url())
-    for _ in range(27):
+    for _ in range(25):
         play([0, 1], [10, 3])
     ratings.rating_events_process_all()
 

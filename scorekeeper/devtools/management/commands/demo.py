@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from ratings import display
 from ratings.selectors import leaderboard
 from ratings.services import rating_events_process_all
 from scorekeeper.devtools import DEMO_DATA
@@ -69,7 +70,9 @@ class Command(BaseCommand):
         # say) is rated here, so the demo always shows ratings.
         rating_events_process_all()
         for game in sorted(set(Match.objects.filter(status="finished").values_list("game", flat=True))):
-            top = ", ".join(f"{row.player.name} {row.conservative:.1f}" for row in leaderboard(game=game)[:3])
+            top = ", ".join(
+                f"{row.player.name} {display.rating(row.mu, row.sigma)}" for row in leaderboard(game=game)[:3]
+            )
             self.stdout.write(f"demo: ratings {game}: {top or 'none yet'}")
 
     def _demo_user(self):
