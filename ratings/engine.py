@@ -836,5 +836,6 @@ DEFAULT = Rater(
     win_field_exponent=0.15,
     z=1.0,
     provisional_matches=10,
-    draw_share=0.04,
+    gamma=0.2,
+    draw_share=0.043,
 )

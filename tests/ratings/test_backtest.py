@@ -191,7 +191,8 @@ def test_the_generator_has_the_leagues_traits():
 
 def test_the_report_gives_predicted_and_observed_draw_rates():
     matches = bt.synthetic(6, bt.Generator(players=60, matches=800))
-    report = bt.run(matches, [c for c in bt.candidates() if c.name in ("default", "openskill-default", "oracle")])
+    names = ("default", "openskill-default", "oracle")
+    report = bt.run(matches, [c for c in bt.candidates() if c.name in names])
     predicted, observed = report.score("default").draw_rates
     assert 0 < predicted < 0.2 and 0 <= observed < 0.2
     assert report.score("oracle").draw_rates[0] == pytest.approx(observed, abs=0.03)
