@@ -145,21 +145,29 @@ class Prediction:
     draw_probability: float | None
 
 
-def predict(*, game: str, sides: Sequence[Sequence[Player]]) -> Prediction:
-    """Each side's probability of the first place, its expected rank and, for two sides, the
-    chance of a draw, from the players' current ratings (the prior for a player not rated yet)."""
-    r = rater()
+def predict(*, game: str, sides: Sequence[Sequence[Player]], at: datetime | None = None) -> Prediction:
+    """Each side's probability of the first place (a draw counted half), its expected rank
+    and, for two sides, the chance of a draw, from the players' current ratings (the prior
+    for a player not rated yet), each aged by the days since his last rated match to ``at``
+    (default now), as the pool's next match would rate them: the pool's rater
+    (``ratings.services.rater(game)``), the one model behind every number shown."""
+    r = rater(game)
+    at = at or timezone.now()
     ids = [p.pk for side in sides for p in side]
     current = {row.player_id: row for row in PlayerRating.objects.filter(pool__game=game, player_id__in=ids)}
     prior = r.prior()
-    beliefs = [
+    shown = [
         [Rating(current[p.pk].mu, current[p.pk].sigma) if p.pk in current else prior for p in side]
         for side in sides
+    ]
+    beliefs = [
+        [r.aged(belief, _days_away(current.get(p.pk), at)) for p, belief in zip(side, row, strict=True)]
+        for side, row in zip(sides, shown, strict=True)
     ]
     wins = r.win_probabilities(beliefs)
     ranks = r.expected_ranks(beliefs)
     out = []
-    for side, side_beliefs, win, rank in zip(sides, beliefs, wins, ranks, strict=True):
+    for side, side_beliefs, win, rank in zip(sides, shown, wins, ranks, strict=True):
         players = []
         for player, belief in zip(side, side_beliefs, strict=True):
             row = current.get(player.pk)
@@ -238,3 +246,10 @@ def season_board(*, game: str, start: datetime, end: datetime) -> list[SeasonRow
             change=shown.rating - display.rating(row["mu_start"], row["sigma_start"]),
         ))  # fmt: skip
     return board
+
+
+def _days_away(row: PlayerRating | None, at: datetime) -> float:
+    """Days from the player's last rated match to ``at`` (0 for a player not rated)."""
+    if row is None or row.last_played_at is None:
+        return 0.0
+    return max(0.0, (at - row.last_played_at).total_seconds() / 86400)

@@ -48,8 +48,8 @@ from scorekeeper.matches.models import Match, Seat
 from scorekeeper.outbox.services import outbox_enqueue, outbox_enqueue_group
 from scorekeeper.rules import UnknownGame, find_ruleset
 
-from . import bulk, history_table
-from .engine import Rater, Rating, Replayed, replay_arrays
+from . import bulk, fitting, history_table
+from .engine import MatchOutcome, Rater, Rating, Replayed, replay_arrays
 from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool, RecomputeJob
 
 log = logging.getLogger(__name__)
@@ -63,9 +63,46 @@ RATE_CHUNK = 25_000
 READ_AHEAD = 128_000
 
 
-def rater() -> Rater:
-    """The rating model of every pool (chosen by the back-test: docs/ratings.md)."""
-    return Rater.default()
+def rater(game: str | None = None) -> Rater:
+    """The rating model of ``game``'s pool: the default (chosen by the back-test:
+    docs/ratings.md) with the parameters fitted to the pool's own matches, if any
+    (``rating_pool_fit``); the default itself for ``None`` or a pool not fitted. Every number
+    of a pool comes from it: the replay, its history's win probabilities, ``/predict``."""
+    default = Rater.default()
+    if game is None:
+        return default
+    parameters = RatingPool.objects.filter(game=game).values_list("parameters", flat=True).first()
+    if not parameters:
+        return default
+    try:
+        return default.with_parameters(parameters, name=f"{default.name}:{game}")
+    except (TypeError, ValueError):
+        log.warning("pool %s: stored parameters %r are not the model's; the defaults serve", game, parameters)
+        return default
+
+
+def rating_pool_fit(*, game: str, min_matches: int | None = None) -> dict[str, Any]:
+    """Fit the model's parameters to the pool's own matches (``ratings.fitting.fit``: a few
+    candidates, the best by Brier score on the later matches, and the pool's draw share),
+    store them with the pool, and rebuild the pool with them (a full recompute of it). A pool
+    too small keeps the defaults. Returns what the fit found."""
+    pool = _pool(game)
+    outcomes = [
+        MatchOutcome(m.match_id, m.sides, m.places, getattr(m, "day", None)) for m in pool_matches(game)
+    ]
+    floor = fitting.MIN_MATCHES if min_matches is None else min_matches
+    found = fitting.fit(outcomes, min_matches=floor)
+    report = {
+        "fitted_at": timezone.now().isoformat(),
+        "matches": found.matches,
+        "scored": found.scored,
+        "reason": found.reason,
+        "candidates": [{"parameters": params, "brier": brier} for params, brier in found.briers],
+    }
+    with transaction.atomic():
+        RatingPool.objects.filter(pk=pool.pk).update(parameters=found.parameters, fit_report=report)
+    job = rating_recompute_request(games=[game])
+    return {**report, "parameters": found.parameters, "recompute_job": job.pk}
 
 
 # -- events (the receiver of scorekeeper.matches.signals.match_changed, in its transaction)
@@ -355,7 +392,7 @@ def _pool_rate_from(pool: RatingPool, *, start: tuple[datetime, int] | None, rea
     """Rate the pool's matches from ``start`` on (None: all, from nothing); the caller holds
     the pool's lock. Returns how many matches were rated. ``read_aside``: a full recompute
     reads its matches in a thread on a connection of its own, as it rates and writes."""
-    r = rater()
+    r = rater(pool.game)
     history = RatingHistory.objects.filter(pool=pool)
     ratings: dict[int, Rating] = {}
     #: Players whose rating may change: their PlayerRating row is rewritten (or deleted).
