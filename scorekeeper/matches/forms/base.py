@@ -244,7 +244,8 @@ class HandForm(forms.Form):
         return data
 
     def seat_label(self, i: int) -> str:
-        return _("%(name)s (seat %(seat)s)") % {"name": self.seat_names[i], "seat": i}
+        # People count seats from 1; the record's seat numbers (from 0) never show on the form.
+        return _("%(name)s (seat %(seat)s)") % {"name": self.seat_names[i], "seat": i + 1}
 
     def per_seat_fields(self, key: str, label: str, make) -> None:
         for i in range(self.n):

@@ -30,14 +30,45 @@ from .base import (
 )
 
 
-def parse_tricks(text: str) -> list[int]:
-    """Trick winners written as digits, one per trick ("0111 1000 0000"); spaces and commas free."""
-    compact = re.sub(r"[\s,]+", "", text)
-    if not compact.isdigit() or not compact.isascii():
+def trick_marks(names: list[str]) -> list[str]:
+    """Each seat's mark in the tricks field: its player's initial ("A" for Anne, "Б" for Борис).
+
+    When two players share an initial, their first two letters ("AN", "AL"); when that does
+    not tell them apart either (or a name has no letters), the seats' letters A, B, C, D. All
+    marks have the same length, so a run of them typed without spaces reads one way only.
+    """
+    letters = ["".join(ch for ch in name if ch.isalpha()).upper() for name in names]
+    for size in (1, 2):
+        marks = [word[:size] for word in letters]
+        if all(len(mark) == size for mark in marks) and len(set(marks)) == len(marks):
+            return marks
+    return [chr(ord("A") + i) for i in range(len(names))]
+
+
+def show_tricks(winners: list[int], marks: list[str]) -> str:
+    """Trick winners by their marks, four to a group ("ABBB BBAA AAAA"), or spaced when longer."""
+    if len(marks[0]) == 1:
+        text = "".join(marks[seat] for seat in winners)
+        return " ".join(text[i : i + 4] for i in range(0, len(text), 4))
+    return " ".join(marks[seat] for seat in winners)
+
+
+def parse_tricks(text: str, marks: list[str]) -> list[int]:
+    """Trick winners, one per trick, by their marks ("ABBB BBAA AAAA", any case; spaces and
+    commas free) or as the record's seat numbers from 0 ("0111 1100 0000", as in JSON)."""
+    compact = re.sub(r"[\s,]+", "", text).upper()
+    if compact.isdigit() and compact.isascii():
+        return [int(ch) for ch in compact]
+    size = len(marks[0])
+    chunks = [compact[i : i + size] for i in range(0, len(compact), size)]
+    unknown = next((chunk for chunk in chunks if chunk not in marks), None)
+    if unknown is not None:
         raise forms.ValidationError(
-            _("write one seat number per trick, e.g. 011110000000 (spaces allowed)"), code="tricks_format"
+            _("“%(mark)s” is nobody's initial here: write one initial per trick, e.g. %(example)s"),
+            code="tricks_format",
+            params={"mark": unknown, "example": show_tricks([0, 1, 1, 1, 1, 0], marks)},
         )
-    return [int(ch) for ch in compact]
+    return [marks.index(chunk) for chunk in chunks]
 
 
 _COMBO = re.compile(r"^([0-9])([0-9]{1,2}|[A-Za-z])$")
@@ -120,13 +151,19 @@ class PiquetForm(HandForm):
         self.fields["sets_sets"] = notation(
             _("sets"), _("Count then rank, e.g. 4Q 3K = quatorze of queens and trio of kings."), "4Q 3K"
         )
-        names = ", ".join(f"{i} = {name}" for i, name in enumerate(self.seat_names))
+        self.marks = trick_marks(self.seat_names)
+        names = ", ".join(f"{mark} = {name}" for mark, name in zip(self.marks, self.seat_names, strict=True))
         self.fields["tricks"] = forms.CharField(
             label=_("Tricks won, in order"),
             required=False,
-            help_text=_("One digit per trick: the seat that won it (%(seats)s).") % {"seats": names},
+            help_text=_("One initial per trick, its winner's (%(seats)s).") % {"seats": names},
             widget=forms.TextInput(
-                attrs={"inputmode": "numeric", "autocomplete": "off", "placeholder": self._tricks_example()}
+                attrs={
+                    "autocomplete": "off",
+                    "autocapitalize": "characters",
+                    "spellcheck": "false",
+                    "placeholder": show_tricks(self._tricks_example(), self.marks),
+                }
             ),
         )
         if self.game == "piquet-auction":
@@ -142,9 +179,10 @@ class PiquetForm(HandForm):
             )
         self.add_declared()
 
-    def _tricks_example(self) -> str:
+    def _tricks_example(self) -> list[int]:
         # A deal has 12 tricks two-handed, 8 in voleur, 10 in three-hand normand (spec 2.4).
-        return {4: "0123 3012", 3: "0120 1201 20"}.get(self.n, "0111 1000 0000")
+        example = {4: "01233012", 3: "0120120120"}.get(self.n, "011110000000")
+        return [int(seat) for seat in example]
 
     def suggested(self) -> dict[str, str]:
         # Two-hand deals alternate (spec 3); the three- and four-hand games are left alone.
@@ -160,7 +198,7 @@ class PiquetForm(HandForm):
         for name, parse in (
             ("sequences_runs", lambda t: parse_combos(t, "length", "top", "5J")),
             ("sets_sets", lambda t: parse_combos(t, "count", "rank", "4Q")),
-            ("tricks", parse_tricks),
+            ("tricks", lambda t: parse_tricks(t, self.marks)),
         ):
             text = data.get(name) or ""
             if name in data and text.strip():
@@ -221,8 +259,8 @@ class PiquetForm(HandForm):
                 return {"carte_blanche": [load_seat(v, n) for v in value]}
             raise Unrepresentable
         if key == "tricks":
-            if isinstance(value, list) and value and all(is_int(v) and 0 <= v <= 9 for v in value):
-                return {"tricks": "".join(map(str, value))}
+            if isinstance(value, list) and value and all(is_int(v) and 0 <= v < n for v in value):
+                return {"tricks": show_tricks(value, self.marks)}
             raise Unrepresentable
         if value is None and key in ("point", "sequences", "sets"):
             return {f"{key}_scorer": BLANK}
@@ -295,7 +333,11 @@ class PiquetForm(HandForm):
                     ],
                 },
             )
-        out.append({"title": _("Play"), "fields": [f("tricks")], "tricks": True})
+        tapper = [
+            {"seat": i, "mark": mark, "name": name}
+            for i, (mark, name) in enumerate(zip(self.marks, self.seat_names, strict=True))
+        ]
+        out.append({"title": _("Play"), "fields": [f("tricks")], "tapper": tapper})
         out.append(
             self.row_section(_("Declared scores"), "declared", _("What each player claims for this deal."))
         )

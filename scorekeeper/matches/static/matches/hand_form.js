@@ -8,25 +8,47 @@
   form.addEventListener("submit", function () { setTimeout(function () { button.disabled = true; }, 0); });
   window.addEventListener("pageshow", function () { button.disabled = false; });
 })();
-// Tap a player's button for each trick they win: it appends their seat to the tricks field.
+// Tap a player's button for each trick they win: it appends their mark (the player's initial,
+// see PiquetForm) to the tricks field, four to a group; the undo button takes the last one off.
 // "n tricks" in the page's language, every plural form written by the server.
 (function () {
-  var trickCounts = JSON.parse(document.getElementById("trick-counts").textContent);
+  var counts = document.getElementById("trick-counts");
+  var trickCounts = counts ? JSON.parse(counts.textContent) : [];
   document.querySelectorAll(".tapper").forEach(function (bar) {
     var input = document.getElementById(bar.dataset.target);
     if (!input) return;
+    var size = parseInt(bar.dataset.markSize, 10) || 1;
     var count = bar.querySelector("[data-count]");
+    function marks() {
+      var compact = input.value.replace(/[\s,]+/g, "").toUpperCase();
+      if (/^[0-9]*$/.test(compact)) return compact.split(""); // the record's seat numbers, as typed
+      var out = [];
+      for (var i = 0; i < compact.length; i += size) out.push(compact.slice(i, i + size));
+      return out;
+    }
+    function write(list) {
+      if (size > 1) { input.value = list.join(" "); return; }
+      var text = list.join("");
+      input.value = text.replace(/(.{4})(?=.)/g, "$1 ");
+    }
     function show() {
-      var n = input.value.replace(/[^0-9]/g, "").length;
+      var n = input.value.trim() ? marks().length : 0;
       count.textContent = trickCounts[n] || String(n);
     }
     bar.hidden = false;
     bar.addEventListener("click", function (event) {
       var button = event.target.closest("button");
       if (!button) return;
-      var digits = input.value.replace(/[^0-9]/g, "");
-      digits = button.hasAttribute("data-undo") ? digits.slice(0, -1) : digits + button.dataset.seat;
-      input.value = digits.replace(/(\d{4})(?=\d)/g, "$1 ");
+      var list = marks();
+      if (/^[0-9]+$/.test(list.join(""))) {
+        // Seat numbers typed earlier: shown by the players' marks from now on.
+        var byseat = {};
+        bar.querySelectorAll("button[data-seat]").forEach(function (b) { byseat[b.dataset.seat] = b.dataset.mark; });
+        list = list.map(function (seat) { return byseat[seat] || seat; });
+      }
+      if (button.hasAttribute("data-undo")) list.pop();
+      else list.push(button.dataset.mark);
+      write(list);
       show();
     });
     input.addEventListener("input", show);
