@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from scorekeeper.matches.forms import PiquetForm
 from scorekeeper.matches.forms.piquet import parse_tricks, show_tricks, trick_marks
@@ -129,3 +130,52 @@ def test_the_english_explanation_names_the_items_in_words(scorer, piquet):
     assert "seat 1 (Anne) declared 40, rules give 43: point 6, sequences 18, leads 7" in body
     assert "last trick 1, the cards 10" in body and "tricks taken" in body
     assert "last_trick" not in body and "capture " not in body
+
+
+# -- ranks in the page's language ------------------------------------------------------------------
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "runs", "sets"),
+    [("ru", "5в 3В", "4Д, 3к"), ("de", "5B 3b", "4D 3K"), ("fr", "5V 3v", "4D 3R"), ("en", "5J 3j", "4Q 3K")],
+)
+def test_ranks_typed_in_the_pages_language_reach_the_engine_as_its_own(scorer, piquet, language, runs, sets):
+    data = {**P11, "sequences_runs": runs, "sets_sets": sets, "tricks": "0111 1100 0000"}
+
+    url = reverse("hand-new", args=[piquet.pk])
+    response = scorer.post(url, {"version": piquet.version, **data}, HTTP_ACCEPT_LANGUAGE=language)
+
+    assert response.status_code == 302, response.content.decode()[-3000:]
+    record = Hand.objects.get(match=piquet).record
+    assert record["sequences"]["runs"] == [{"length": 5, "top": "J"}, {"length": 3, "top": "J"}]
+    assert record["sets"]["sets"] == [{"count": 4, "rank": "Q"}, {"count": 3, "rank": "K"}]
+
+
+@pytest.mark.django_db
+def test_the_engines_notation_is_still_read_in_russian_and_shown_in_russian_letters(scorer, piquet):
+    scorer.post(
+        reverse("hand-new", args=[piquet.pk]), {"version": piquet.version, **P11}, HTTP_ACCEPT_LANGUAGE="ru"
+    )
+
+    response = scorer.get(reverse("hand-correct", args=[piquet.pk, 1]), HTTP_ACCEPT_LANGUAGE="ru")
+
+    form = response.context["form"]
+    assert form["sets_sets"].value() == "4Д 3К" and form["sequences_runs"].value() == "5В 3В"
+    body = response.content.decode()
+    assert "Достоинства: В = валет, Д = дама, К = король, Т = туз." in body
+    assert 'data-rank="Д">Д<span class="visually-hidden"> дама</span>' in body
+
+
+@pytest.mark.django_db
+def test_cards_taken_are_read_and_shown_with_the_pages_ranks(scorer, user, make_players):
+    from scorekeeper.matches.forms import CulForm
+
+    with translation.override("ru"):
+        form = CulForm(
+            data={"captured_0": "Д♠ тS 10S", "captured_1": "КD"}, game="cul", seats=["A", "B"], options={}
+        )
+        assert form.is_valid()
+        assert form.build(form.cleaned_data)["captured"] == [["Q♠", "AS", "10S"], ["KD"]]
+        initial = CulForm.initial_from(
+            {"captured": [["QS", "10S"], ["AH"]]}, game="cul", seats=["A", "B"], options={}
+        )
+        assert initial["captured_0"] == "ДS 10S" and initial["captured_1"] == "ТH"

@@ -11,6 +11,7 @@ from scorekeeper.rules.cul import START_BANKS
 from scorekeeper.rules.fields import is_int
 
 from .base import BLANK, HandForm, Unrepresentable, checks, notation, number, radio, seat_choices
+from .ranks import show_cards
 
 
 class CulForm(HandForm):
@@ -34,7 +35,9 @@ class CulForm(HandForm):
             now = banks[i] if isinstance(banks, list) and i < len(banks) else None
             before = _("%(banks)s before this party") % {"banks": now} if now is not None else ""
             self.fields[f"declared_banks_{i}"] = number(_("Banks after"), before, min=0)
-            self.fields[f"captured_{i}"] = notation(_("Cards taken (optional)"), placeholder="AS 10S KS")
+            self.fields[f"captured_{i}"] = notation(
+                _("Cards taken (optional)"), placeholder=show_cards("AS 10S KS")
+            )
             self.fields[f"bonuses_{i}"] = checks(_("Bonuses claimed"), self.BONUSES)
 
     def suggested(self) -> dict[str, str]:

@@ -12,6 +12,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext as _
 
+from scorekeeper.matches import i18n
 from scorekeeper.rules.fields import is_int
 from scorekeeper.rules.piquet.two_hand import CONTRACT_PARTS, contract_part_allows
 
@@ -28,6 +29,7 @@ from .base import (
     seat_choices,
     seat_or_none,
 )
+from .ranks import rank_names, read_rank, show_rank
 
 
 def trick_marks(names: list[str]) -> list[str]:
@@ -71,11 +73,13 @@ def parse_tricks(text: str, marks: list[str]) -> list[int]:
     return [marks.index(chunk) for chunk in chunks]
 
 
-_COMBO = re.compile(r"^([0-9])([0-9]{1,2}|[A-Za-z])$")
+# One digit, then a rank: a number or one letter of any alphabet (Д, a Russian queen).
+_COMBO = re.compile(r"^([0-9])([0-9]{1,2}|[^\W\d_])$")
 
 
 def parse_combos(text: str, first: str, second: str, example: str) -> list[dict[str, Any]]:
-    """Runs ("5J 3J": length then top) or sets ("4Q 3K": count then rank) as the spec's objects.
+    """Runs ("5J 3J": length then top) or sets ("4Q 3K": count then rank) as the spec's objects,
+    the ranks typed in the page's language or the engine's notation (``ranks.read_rank``).
 
     Only the shape is checked here; the engine judges lengths, counts and ranks (spec 2.2)
     and reports them with the category's own code.
@@ -91,7 +95,7 @@ def parse_combos(text: str, first: str, second: str, example: str) -> list[dict[
                 code="combo_format",
                 params={"token": token, "example": example},
             )
-        out.append({first: int(match.group(1)), second: match.group(2).upper()})
+        out.append({first: int(match.group(1)), second: read_rank(match.group(2))})
     return out
 
 
@@ -103,13 +107,29 @@ def format_combos(items: Any, first: str, second: str) -> str:
         if not (isinstance(item, dict) and set(item) == {first, second}):
             raise Unrepresentable
         count, rank = item[first], item[second]
-        token = f"{count}{rank}" if is_int(count) and isinstance(rank, str) else ""
+        token = f"{count}{show_rank(rank)}" if is_int(count) and isinstance(rank, str) else ""
         match = _COMBO.match(token)
         # Only what parses back to exactly the same object (ranks in upper case).
-        if not match or int(match.group(1)) != count or match.group(2).upper() != rank:
+        if not match or int(match.group(1)) != count or read_rank(match.group(2)) != rank:
             raise Unrepresentable
         out.append(token)
     return " ".join(out)
+
+
+#: The tops a run can have (a tierce at least reaches the nine) and the ranks of the sets that
+#: count (tens and up), for the buttons that type them (spec 2.2).
+RUN_TOPS = ("9", "10", "J", "Q", "K", "A")
+SET_RANKS = ("10", "J", "Q", "K", "A")
+
+
+def picker(field: forms.BoundField, *, counts, ranks) -> dict[str, Any]:
+    """Buttons that type a declaration into ``field``: a count (or length) starts one, a rank
+    ends it; each rank shown in the page's language with its name for a screen reader."""
+    return {
+        "target": field.id_for_label,
+        "counts": [str(c) for c in counts],
+        "ranks": [{"letter": show_rank(r), "name": i18n.render(f"card.rank.{r}")} for r in ranks],
+    }
 
 
 class PiquetForm(HandForm):
@@ -142,14 +162,21 @@ class PiquetForm(HandForm):
         self.fields["point_cards"] = number(_("cards"), min=2, max=8, placeholder="6")
         self.fields["point_pips"] = number(_("pips"), min=15, max=75, placeholder="55")
         self.fields["sequences_scorer"] = radio(_("Who scored"), scorer)
+        jack, queen, king = show_rank("J"), show_rank("Q"), show_rank("K")
         self.fields["sequences_runs"] = notation(
             _("runs"),
-            _("Length then top card, e.g. 5J 3J = quint to the jack and tierce to the jack."),
-            "5J 3J",
+            _("Length then top card, e.g. %(example)s = quint to the jack and tierce to the jack.")
+            % {"example": f"5{jack} 3{jack}"}
+            + " "
+            + _("Ranks: %(ranks)s.") % {"ranks": rank_names()},
+            f"5{jack} 3{jack}",
         )
         self.fields["sets_scorer"] = radio(_("Who scored"), [nobody, *seats])
         self.fields["sets_sets"] = notation(
-            _("sets"), _("Count then rank, e.g. 4Q 3K = quatorze of queens and trio of kings."), "4Q 3K"
+            _("sets"),
+            _("Count then rank, e.g. %(example)s = quatorze of queens and trio of kings.")
+            % {"example": f"4{queen} 3{king}"},
+            f"4{queen} 3{king}",
         )
         self.marks = trick_marks(self.seat_names)
         names = ", ".join(f"{mark} = {name}" for mark, name in zip(self.marks, self.seat_names, strict=True))
@@ -196,8 +223,8 @@ class PiquetForm(HandForm):
         if data.get("sets_scorer") in (None, BLANK) and data.get("sets_sets"):
             self.add_error("sets_scorer", _("choose who scored the sets"))
         for name, parse in (
-            ("sequences_runs", lambda t: parse_combos(t, "length", "top", "5J")),
-            ("sets_sets", lambda t: parse_combos(t, "count", "rank", "4Q")),
+            ("sequences_runs", lambda t: parse_combos(t, "length", "top", f"5{show_rank('J')}")),
+            ("sets_sets", lambda t: parse_combos(t, "count", "rank", f"4{show_rank('Q')}")),
             ("tricks", lambda t: parse_tricks(t, self.marks)),
         ):
             text = data.get(name) or ""
@@ -317,8 +344,16 @@ class PiquetForm(HandForm):
                 "fields": [f("point_scorer"), f("point_cards"), f("point_pips")],
                 "grid": True,
             },
-            {"title": _("Sequences"), "fields": [f("sequences_scorer"), f("sequences_runs")]},
-            {"title": _("Sets"), "fields": [f("sets_scorer"), f("sets_sets")]},
+            {
+                "title": _("Sequences"),
+                "fields": [f("sequences_scorer"), f("sequences_runs")],
+                "picker": picker(f("sequences_runs"), counts=range(3, 9), ranks=RUN_TOPS),
+            },
+            {
+                "title": _("Sets"),
+                "fields": [f("sets_scorer"), f("sets_sets")],
+                "picker": picker(f("sets_sets"), counts=(4, 3), ranks=SET_RANKS),
+            },
         ]
         if self.game == "piquet-auction":
             out.insert(

@@ -55,3 +55,48 @@
     show();
   });
 })();
+// Buttons that type a declaration (a set "4Д", a run "5В"): a count starts one, a rank ends it,
+// in the page's language (the server wrote the letters); undo takes the last one off.
+(function () {
+  document.querySelectorAll(".picker").forEach(function (bar) {
+    var input = document.getElementById(bar.dataset.target);
+    if (!input) return;
+    bar.hidden = false;
+    bar.addEventListener("click", function (event) {
+      var button = event.target.closest("button");
+      if (!button) return;
+      var tokens = input.value.trim() ? input.value.trim().split(/[\s,;]+/) : [];
+      if (button.hasAttribute("data-undo")) tokens.pop();
+      else if (button.dataset.count) tokens.push(button.dataset.count);
+      else if (button.dataset.rank) {
+        var last = tokens.length ? tokens[tokens.length - 1] : "";
+        // A rank completes a count typed just before; alone, it cannot stand.
+        if (/^[0-9]$/.test(last)) tokens[tokens.length - 1] = last + button.dataset.rank;
+        else return;
+      }
+      input.value = tokens.join(" ");
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+  });
+})();
+// Cancel asks before it throws away what was typed: the question shows next to it, "Discard it"
+// leaves as Cancel would, "Keep editing" goes back to the form. Nothing typed: it just leaves.
+(function () {
+  var form = document.getElementById("hand-form");
+  var cancel = form && form.querySelector("[data-cancel]");
+  var confirm = document.getElementById("cancel-confirm");
+  if (!cancel || !confirm || !window.FormData || !window.URLSearchParams) return;
+  function snapshot() { return new URLSearchParams(new FormData(form)).toString(); }
+  var start = snapshot();
+  function unsaved() { return form.hasAttribute("data-unsaved") || snapshot() !== start; }
+  cancel.addEventListener("click", function (event) {
+    if (!unsaved()) return;
+    event.preventDefault();
+    confirm.hidden = false;
+    confirm.querySelector("[data-keep]").focus();
+  });
+  confirm.querySelector("[data-keep]").addEventListener("click", function () {
+    confirm.hidden = true;
+    cancel.focus();
+  });
+})();
