@@ -63,8 +63,21 @@ def checks(label: str, choices, help_text: str = "") -> forms.MultipleChoiceFiel
 
 
 def number(label: str, help_text: str = "", **attrs: Any) -> forms.IntegerField:
+    """A whole number, typed on a phone's numeric keypad."""
     return forms.IntegerField(
-        label=label, required=False, help_text=help_text, widget=forms.NumberInput(attrs=attrs)
+        label=label,
+        required=False,
+        help_text=help_text,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", **attrs}),
+    )
+
+
+def signed_number(label: str, help_text: str = "") -> forms.IntegerField:
+    """A whole number that may be negative: a phone's numeric keypad has no minus, so the
+    field is text with a pattern that allows one (the keyboard with digits and signs)."""
+    attrs = {"inputmode": "text", "pattern": "-?[0-9]*", "autocomplete": "off", "spellcheck": "false"}
+    return forms.IntegerField(
+        label=label, required=False, help_text=help_text, widget=forms.TextInput(attrs=attrs)
     )
 
 
