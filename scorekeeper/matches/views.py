@@ -455,7 +455,9 @@ def _outcome(evaluation: dict[str, Any], names: list[str], game: str) -> dict[st
 
     def who(seat: Any) -> str:
         name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-        return _("seat %(seat)s (%(name)s)") % {"seat": seat, "name": name}
+        # Seats counted from 1, as people number them (the record's are from 0).
+        number = seat + 1 if isinstance(seat, int) else "?"
+        return _("seat %(seat)s (%(name)s)") % {"seat": number, "name": name}
 
     scores = evaluation.get("scores")
     seats = []
@@ -465,7 +467,7 @@ def _outcome(evaluation: dict[str, Any], names: list[str], game: str) -> dict[st
             for line in evaluation.get("breakdown") or []
             if line.get("seat") == i
         ]
-        seats.append({"name": name, "seat": i, "lines": lines, "score": _at(scores, i)})
+        seats.append({"name": name, "seat": i, "number": i + 1, "lines": lines, "score": _at(scores, i)})
     return {
         "errors": evaluation.get("errors") or [],
         "mismatches": [

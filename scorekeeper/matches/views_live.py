@@ -64,6 +64,7 @@ def hand_check(request, pk: int, number: int | None = None):
             400,
             "form_invalid",
             _("Nothing was checked: please fix what is marked."),
+            held=_("Not saved yet: fix what is marked first."),
             fields=fields,
             problems=[
                 {"field": name, "label": _label(form, name), **item}
@@ -101,6 +102,8 @@ def hand_check(request, pk: int, number: int | None = None):
             "rules_give": m.get("computed") if m else None,
             "explanation": m["explanation"] if m else "",
             "note": _seat_note(_at(evaluation.get("scores"), i), m),
+            # The tap by a mismatch that puts the rules' score into the declared field.
+            "use": _("Use %(score)s") % {"score": m.get("computed")} if m else "",
         })  # fmt: skip
     valid = not outcome["errors"] and not outcome["mismatches"]
     reason = (data.get("reason") or "").strip()
@@ -113,12 +116,19 @@ def hand_check(request, pk: int, number: int | None = None):
             message += " " + _("Fix them, or accept the declared scores with a reason.")
     else:
         message = _("The hand is valid.")
+    if outcome["errors"]:
+        held = _("Not saved yet: the rules refuse this hand (see the marked fields).")
+    elif accept and not reason:
+        held = _("Not saved yet: give the reason for accepting the declared scores.")
+    else:
+        held = _("Not saved yet: a declared score differs. Use the rules' score, or accept with a reason.")
     return _answer(
         200,
         "checked",
         message,
         valid=valid,
         savable=savable,
+        held="" if savable else held,
         fields=fields,
         problems=problems,
         seats=seats,
@@ -157,6 +167,7 @@ def _answer(status: int, code: str, message: str, **body: Any) -> JsonResponse:
         "seats": [],
         "mismatches": [],
         "warnings": [],
+        "held": "",
     }
     # The page's script has no words of its own: the one it needs comes with every answer.
     defaults["still_to_fill"] = _("Still to fill in")

@@ -84,7 +84,7 @@ def test_a_plain_record_is_shown_in_the_fields_not_in_the_json_area():
 
     assert "record_json" not in initial
     assert initial["sequences_runs"] == "5J 3J" and initial["sets_sets"] == "4Q 3K"
-    assert initial["tricks"] == "011111000000" and initial["point_pips"] == "55"
+    assert initial["tricks"] == "ABBB BBAA AAAA" and initial["point_pips"] == "55"
 
 
 def test_what_the_form_cannot_show_goes_to_the_json_area():
@@ -172,7 +172,8 @@ def test_a_piquet_mismatch_is_explained_per_seat(scorer, start):
 
     assert response.status_code == 400
     body = response.content.decode()
-    assert "seat 0 (Player 0) declared 40, rules give 43: point 6, sequences 18" in body
+    # Seats counted from 1 on the pages; the items in words.
+    assert "seat 1 (Player 0) declared 40, rules give 43: point 6, sequences 18" in body
     assert response.context["form"]["declared_0"].value() == "40"  # the hand is kept
     assert not Hand.objects.exists()
 
@@ -205,7 +206,7 @@ def test_a_missing_required_field_is_the_engines_field_missing(scorer, start):
 @pytest.mark.parametrize(
     ("change", "field", "message"),
     [
-        ({"tricks": "01x1"}, "tricks", "one seat number per trick"),
+        ({"tricks": "01x1"}, "tricks", "is nobody's initial here"),
         ({"sequences_runs": "quint"}, "sequences_runs", "one digit then a rank"),
         ({"declared_1": ""}, "declared_1", "needed for every seat"),
         ({"point_scorer": ""}, "point_scorer", "choose who scored it"),

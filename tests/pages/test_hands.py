@@ -83,7 +83,7 @@ def test_a_mismatch_names_the_seat_the_claim_the_rule_and_offers_to_accept(score
 
     assert response.status_code == 400
     body = response.content.decode()
-    assert "seat 0 (Ada) declared 4, rules give 3: seat 0 scored 3, not 4" in body
+    assert "seat 1 (Ada) declared 4, rules give 3: seat 0 scored 3, not 4" in body
     assert "Accept the declared scores" in body and 'name="reason"' in body
     assert not Hand.objects.exists()
 
@@ -361,7 +361,7 @@ def test_a_correction_with_a_mismatch_is_refused_like_a_new_hand(scorer, tally_m
     response = post_hand(scorer, tally_match, hand([1, 3], declared=[1, 4]), number=1)
 
     assert response.status_code == 400
-    assert "seat 1 (Bea) declared 4, rules give 3" in response.content.decode()
+    assert "seat 2 (Bea) declared 4, rules give 3" in response.content.decode()
     assert Hand.objects.filter(match=tally_match).count() == 1
 
 

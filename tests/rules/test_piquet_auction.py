@@ -90,7 +90,7 @@ def test_lead_points_claimed_as_in_piquet_are_mismatches():
     ev = auction().evaluate(None, dict(PLUS_MADE, declared=[36, 7]))
     assert {m.seat for m in ev.mismatches} == {0, 1}
     assert ev.mismatches[0].explanation.startswith("the rules give 34: ")
-    assert "contract_overtricks 10" in ev.mismatches[0].explanation
+    assert "contract overtricks 10" in ev.mismatches[0].explanation
 
 
 def test_the_summary_form_counts_tricks_won_as_play_points():

@@ -20,6 +20,7 @@ from .base import (
     seat_choices,
     seat_or_none,
 )
+from .ranks import show_cards
 
 
 class BankForm(HandForm):
@@ -45,9 +46,11 @@ class BankForm(HandForm):
             self.fields[f"captured_points_{i}"] = number(_("Points taken"), min=0, max=124)
             self.fields[f"finish_{i}"] = radio(_("Went out"), positions[: self.n])
             self.fields[f"finish_bonus_{i}"] = checks(_("How (bonuses)"), self.FLAGS)
-            self.fields[f"left_cards_{i}"] = notation(_("Cards left in hand"), placeholder="AC 9D")
+            self.fields[f"left_cards_{i}"] = notation(
+                _("Cards left in hand"), placeholder=show_cards("AC 9D")
+            )
             self.fields[f"captured_{i}"] = notation(
-                _("Cards taken (instead of points)"), placeholder="AS 10S KD"
+                _("Cards taken (instead of points)"), placeholder=show_cards("AS 10S KD")
             )
             self.fields[f"declared_{i}"] = number(_("Declared score"))
 

@@ -31,6 +31,8 @@ from django.utils.translation import gettext_lazy
 from scorekeeper.rules import find_ruleset
 from scorekeeper.rules.fields import is_int
 
+from .ranks import read_card, show_card
+
 #: Seat radio buttons and per-seat values use these names; "" means "not given".
 BLANK = ""
 
@@ -61,8 +63,21 @@ def checks(label: str, choices, help_text: str = "") -> forms.MultipleChoiceFiel
 
 
 def number(label: str, help_text: str = "", **attrs: Any) -> forms.IntegerField:
+    """A whole number, typed on a phone's numeric keypad."""
     return forms.IntegerField(
-        label=label, required=False, help_text=help_text, widget=forms.NumberInput(attrs=attrs)
+        label=label,
+        required=False,
+        help_text=help_text,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", **attrs}),
+    )
+
+
+def signed_number(label: str, help_text: str = "") -> forms.IntegerField:
+    """A whole number that may be negative: a phone's numeric keypad has no minus, so the
+    field is text with a pattern that allows one (the keyboard with digits and signs)."""
+    attrs = {"inputmode": "text", "pattern": "-?[0-9]*", "autocomplete": "off", "spellcheck": "false"}
+    return forms.IntegerField(
+        label=label, required=False, help_text=help_text, widget=forms.TextInput(attrs=attrs)
     )
 
 
@@ -93,13 +108,16 @@ def load_int(value: Any) -> str:
 
 
 def load_cards(value: Any) -> str:
-    """A list of card strings as the form's text ("AS 10S KD"); each must survive the split."""
+    """A list of card strings as the form's text ("AS 10S KD", its ranks in the page's language:
+    "ТS 10S КD" in Russian); each must survive the split and read back the same."""
     if not isinstance(value, list):
         raise Unrepresentable
     for card in value:
         if not isinstance(card, str) or not card or re.search(r"[\s,]", card):
             raise Unrepresentable
-    return " ".join(value)
+        if read_card(show_card(card)) != card:
+            raise Unrepresentable
+    return " ".join(show_card(card) for card in value)
 
 
 def split_cards(text: str) -> list[str]:
@@ -108,6 +126,18 @@ def split_cards(text: str) -> list[str]:
 
 
 # -- the hand forms -----------------------------------------------------------------------
+class HandBoundField(forms.BoundField):
+    """A hand form's field, described to a screen reader by its help, its error and its live
+    check's message (``#live-<name>``, see _field.html), which the page gives those ids."""
+
+    @property
+    def aria_describedby(self) -> str | None:
+        ids = super().aria_describedby
+        if ids is None or self.is_hidden or not getattr(self.field, "live_slot", False):
+            return ids
+        return " ".join(filter(None, [ids, f"live-{self.html_name}"]))
+
+
 class HandForm(forms.Form):
     """Base of the per-game hand forms: the record's fields plus the workflow fields.
 
@@ -116,6 +146,7 @@ class HandForm(forms.Form):
     ``sections`` for the page.
     """
 
+    bound_field_class = HandBoundField
     games: ClassVar[tuple[str, ...]] = ()
     #: The record keys the form shows; a stored record's other keys go to the JSON area.
     covers: ClassVar[tuple[str, ...]] = ()
@@ -244,7 +275,8 @@ class HandForm(forms.Form):
         return data
 
     def seat_label(self, i: int) -> str:
-        return _("%(name)s (seat %(seat)s)") % {"name": self.seat_names[i], "seat": i}
+        # People count seats from 1; the record's seat numbers (from 0) never show on the form.
+        return _("%(name)s (seat %(seat)s)") % {"name": self.seat_names[i], "seat": i + 1}
 
     def per_seat_fields(self, key: str, label: str, make) -> None:
         for i in range(self.n):
@@ -278,7 +310,7 @@ class HandForm(forms.Form):
 
     def put_cards(self, record: dict[str, Any], data: dict[str, Any], key: str) -> None:
         """Cards per seat, typed as text; left out when every seat's is blank."""
-        cards = [split_cards(data.get(f"{key}_{i}") or "") for i in range(self.n)]
+        cards = [[read_card(c) for c in split_cards(data.get(f"{key}_{i}") or "")] for i in range(self.n)]
         if any(cards):
             record[key] = cards
 

@@ -10,7 +10,18 @@ from django.utils.translation import gettext_lazy
 from scorekeeper.rules.cul import START_BANKS
 from scorekeeper.rules.fields import is_int
 
-from .base import BLANK, HandForm, Unrepresentable, checks, notation, number, radio, seat_choices
+from .base import (
+    BLANK,
+    HandForm,
+    Unrepresentable,
+    checks,
+    notation,
+    number,
+    radio,
+    seat_choices,
+    signed_number,
+)
+from .ranks import show_cards
 
 
 class CulForm(HandForm):
@@ -29,12 +40,15 @@ class CulForm(HandForm):
         self.fields["first_leader"] = radio(_("First lead"), [(BLANK, _("not noted")), *seats])
         for i in range(self.n):
             self.fields[f"bets_{i}"] = radio(_("Bet"), [("go", _("go")), ("not_go", _("not go"))])
-            self.fields[f"points_{i}"] = number(_("Points"), min=-4, max=238)
+            # Points run from -4 to 238 (spec 8): a six counts -1, so four sixes make -4.
+            self.fields[f"points_{i}"] = signed_number(_("Points"))
             banks = self._state("banks")
             now = banks[i] if isinstance(banks, list) and i < len(banks) else None
             before = _("%(banks)s before this party") % {"banks": now} if now is not None else ""
             self.fields[f"declared_banks_{i}"] = number(_("Banks after"), before, min=0)
-            self.fields[f"captured_{i}"] = notation(_("Cards taken (optional)"), placeholder="AS 10S KS")
+            self.fields[f"captured_{i}"] = notation(
+                _("Cards taken (optional)"), placeholder=show_cards("AS 10S KS")
+            )
             self.fields[f"bonuses_{i}"] = checks(_("Bonuses claimed"), self.BONUSES)
 
     def suggested(self) -> dict[str, str]:

@@ -79,7 +79,10 @@ class MatchCreateForm(forms.Form):
         ]
         for i in range(self.max_seats):
             self.fields[f"seat_{i}"] = forms.ChoiceField(
-                label=_("Seat %(seat)s") % {"seat": i}, choices=players, required=False, widget=PlayerSelect
+                label=_("Seat %(seat)s") % {"seat": i + 1},
+                choices=players,
+                required=False,
+                widget=PlayerSelect,
             )
             self.fields[f"new_{i}"] = forms.CharField(
                 label=_("or a new player"),

@@ -12,6 +12,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext as _
 
+from scorekeeper.matches import i18n
 from scorekeeper.rules.fields import is_int
 from scorekeeper.rules.piquet.two_hand import CONTRACT_PARTS, contract_part_allows
 
@@ -28,23 +29,57 @@ from .base import (
     seat_choices,
     seat_or_none,
 )
+from .ranks import rank_names, read_rank, show_rank
 
 
-def parse_tricks(text: str) -> list[int]:
-    """Trick winners written as digits, one per trick ("0111 1000 0000"); spaces and commas free."""
-    compact = re.sub(r"[\s,]+", "", text)
-    if not compact.isdigit() or not compact.isascii():
+def trick_marks(names: list[str]) -> list[str]:
+    """Each seat's mark in the tricks field: its player's initial ("A" for Anne, "Б" for Борис).
+
+    When two players share an initial, their first two letters ("AN", "AL"); when that does
+    not tell them apart either (or a name has no letters), the seats' letters A, B, C, D. All
+    marks have the same length, so a run of them typed without spaces reads one way only.
+    """
+    letters = ["".join(ch for ch in name if ch.isalpha()).upper() for name in names]
+    for size in (1, 2):
+        marks = [word[:size] for word in letters]
+        if all(len(mark) == size for mark in marks) and len(set(marks)) == len(marks):
+            return marks
+    return [chr(ord("A") + i) for i in range(len(names))]
+
+
+def show_tricks(winners: list[int], marks: list[str]) -> str:
+    """Trick winners by their marks, four to a group ("ABBB BBAA AAAA"), or spaced when longer."""
+    if len(marks[0]) == 1:
+        text = "".join(marks[seat] for seat in winners)
+        return " ".join(text[i : i + 4] for i in range(0, len(text), 4))
+    return " ".join(marks[seat] for seat in winners)
+
+
+def parse_tricks(text: str, marks: list[str]) -> list[int]:
+    """Trick winners, one per trick, by their marks ("ABBB BBAA AAAA", any case; spaces and
+    commas free) or as the record's seat numbers from 0 ("0111 1100 0000", as in JSON)."""
+    compact = re.sub(r"[\s,]+", "", text).upper()
+    if compact.isdigit() and compact.isascii():
+        return [int(ch) for ch in compact]
+    size = len(marks[0])
+    chunks = [compact[i : i + size] for i in range(0, len(compact), size)]
+    unknown = next((chunk for chunk in chunks if chunk not in marks), None)
+    if unknown is not None:
         raise forms.ValidationError(
-            _("write one seat number per trick, e.g. 011110000000 (spaces allowed)"), code="tricks_format"
+            _("“%(mark)s” is nobody's initial here: write one initial per trick, e.g. %(example)s"),
+            code="tricks_format",
+            params={"mark": unknown, "example": show_tricks([0, 1, 1, 1, 1, 0], marks)},
         )
-    return [int(ch) for ch in compact]
+    return [marks.index(chunk) for chunk in chunks]
 
 
-_COMBO = re.compile(r"^([0-9])([0-9]{1,2}|[A-Za-z])$")
+# One digit, then a rank: a number or one letter of any alphabet (Д, a Russian queen).
+_COMBO = re.compile(r"^([0-9])([0-9]{1,2}|[^\W\d_])$")
 
 
 def parse_combos(text: str, first: str, second: str, example: str) -> list[dict[str, Any]]:
-    """Runs ("5J 3J": length then top) or sets ("4Q 3K": count then rank) as the spec's objects.
+    """Runs ("5J 3J": length then top) or sets ("4Q 3K": count then rank) as the spec's objects,
+    the ranks typed in the page's language or the engine's notation (``ranks.read_rank``).
 
     Only the shape is checked here; the engine judges lengths, counts and ranks (spec 2.2)
     and reports them with the category's own code.
@@ -60,7 +95,7 @@ def parse_combos(text: str, first: str, second: str, example: str) -> list[dict[
                 code="combo_format",
                 params={"token": token, "example": example},
             )
-        out.append({first: int(match.group(1)), second: match.group(2).upper()})
+        out.append({first: int(match.group(1)), second: read_rank(match.group(2))})
     return out
 
 
@@ -72,13 +107,29 @@ def format_combos(items: Any, first: str, second: str) -> str:
         if not (isinstance(item, dict) and set(item) == {first, second}):
             raise Unrepresentable
         count, rank = item[first], item[second]
-        token = f"{count}{rank}" if is_int(count) and isinstance(rank, str) else ""
+        token = f"{count}{show_rank(rank)}" if is_int(count) and isinstance(rank, str) else ""
         match = _COMBO.match(token)
         # Only what parses back to exactly the same object (ranks in upper case).
-        if not match or int(match.group(1)) != count or match.group(2).upper() != rank:
+        if not match or int(match.group(1)) != count or read_rank(match.group(2)) != rank:
             raise Unrepresentable
         out.append(token)
     return " ".join(out)
+
+
+#: The tops a run can have (a tierce at least reaches the nine) and the ranks of the sets that
+#: count (tens and up), for the buttons that type them (spec 2.2).
+RUN_TOPS = ("9", "10", "J", "Q", "K", "A")
+SET_RANKS = ("10", "J", "Q", "K", "A")
+
+
+def picker(field: forms.BoundField, *, counts, ranks) -> dict[str, Any]:
+    """Buttons that type a declaration into ``field``: a count (or length) starts one, a rank
+    ends it; each rank shown in the page's language with its name for a screen reader."""
+    return {
+        "target": field.id_for_label,
+        "counts": [str(c) for c in counts],
+        "ranks": [{"letter": show_rank(r), "name": i18n.render(f"card.rank.{r}")} for r in ranks],
+    }
 
 
 class PiquetForm(HandForm):
@@ -111,22 +162,35 @@ class PiquetForm(HandForm):
         self.fields["point_cards"] = number(_("cards"), min=2, max=8, placeholder="6")
         self.fields["point_pips"] = number(_("pips"), min=15, max=75, placeholder="55")
         self.fields["sequences_scorer"] = radio(_("Who scored"), scorer)
+        jack, queen, king = show_rank("J"), show_rank("Q"), show_rank("K")
         self.fields["sequences_runs"] = notation(
             _("runs"),
-            _("Length then top card, e.g. 5J 3J = quint to the jack and tierce to the jack."),
-            "5J 3J",
+            _("Length then top card, e.g. %(example)s = quint to the jack and tierce to the jack.")
+            % {"example": f"5{jack} 3{jack}"}
+            + " "
+            + _("Ranks: %(ranks)s.") % {"ranks": rank_names()},
+            f"5{jack} 3{jack}",
         )
         self.fields["sets_scorer"] = radio(_("Who scored"), [nobody, *seats])
         self.fields["sets_sets"] = notation(
-            _("sets"), _("Count then rank, e.g. 4Q 3K = quatorze of queens and trio of kings."), "4Q 3K"
+            _("sets"),
+            _("Count then rank, e.g. %(example)s = quatorze of queens and trio of kings.")
+            % {"example": f"4{queen} 3{king}"},
+            f"4{queen} 3{king}",
         )
-        names = ", ".join(f"{i} = {name}" for i, name in enumerate(self.seat_names))
+        self.marks = trick_marks(self.seat_names)
+        names = ", ".join(f"{mark} = {name}" for mark, name in zip(self.marks, self.seat_names, strict=True))
         self.fields["tricks"] = forms.CharField(
             label=_("Tricks won, in order"),
             required=False,
-            help_text=_("One digit per trick: the seat that won it (%(seats)s).") % {"seats": names},
+            help_text=_("One initial per trick, its winner's (%(seats)s).") % {"seats": names},
             widget=forms.TextInput(
-                attrs={"inputmode": "numeric", "autocomplete": "off", "placeholder": self._tricks_example()}
+                attrs={
+                    "autocomplete": "off",
+                    "autocapitalize": "characters",
+                    "spellcheck": "false",
+                    "placeholder": show_tricks(self._tricks_example(), self.marks),
+                }
             ),
         )
         if self.game == "piquet-auction":
@@ -142,9 +206,10 @@ class PiquetForm(HandForm):
             )
         self.add_declared()
 
-    def _tricks_example(self) -> str:
+    def _tricks_example(self) -> list[int]:
         # A deal has 12 tricks two-handed, 8 in voleur, 10 in three-hand normand (spec 2.4).
-        return {4: "0123 3012", 3: "0120 1201 20"}.get(self.n, "0111 1000 0000")
+        example = {4: "01233012", 3: "0120120120"}.get(self.n, "011110000000")
+        return [int(seat) for seat in example]
 
     def suggested(self) -> dict[str, str]:
         # Two-hand deals alternate (spec 3); the three- and four-hand games are left alone.
@@ -158,9 +223,9 @@ class PiquetForm(HandForm):
         if data.get("sets_scorer") in (None, BLANK) and data.get("sets_sets"):
             self.add_error("sets_scorer", _("choose who scored the sets"))
         for name, parse in (
-            ("sequences_runs", lambda t: parse_combos(t, "length", "top", "5J")),
-            ("sets_sets", lambda t: parse_combos(t, "count", "rank", "4Q")),
-            ("tricks", parse_tricks),
+            ("sequences_runs", lambda t: parse_combos(t, "length", "top", f"5{show_rank('J')}")),
+            ("sets_sets", lambda t: parse_combos(t, "count", "rank", f"4{show_rank('Q')}")),
+            ("tricks", lambda t: parse_tricks(t, self.marks)),
         ):
             text = data.get(name) or ""
             if name in data and text.strip():
@@ -221,8 +286,8 @@ class PiquetForm(HandForm):
                 return {"carte_blanche": [load_seat(v, n) for v in value]}
             raise Unrepresentable
         if key == "tricks":
-            if isinstance(value, list) and value and all(is_int(v) and 0 <= v <= 9 for v in value):
-                return {"tricks": "".join(map(str, value))}
+            if isinstance(value, list) and value and all(is_int(v) and 0 <= v < n for v in value):
+                return {"tricks": show_tricks(value, self.marks)}
             raise Unrepresentable
         if value is None and key in ("point", "sequences", "sets"):
             return {f"{key}_scorer": BLANK}
@@ -279,8 +344,16 @@ class PiquetForm(HandForm):
                 "fields": [f("point_scorer"), f("point_cards"), f("point_pips")],
                 "grid": True,
             },
-            {"title": _("Sequences"), "fields": [f("sequences_scorer"), f("sequences_runs")]},
-            {"title": _("Sets"), "fields": [f("sets_scorer"), f("sets_sets")]},
+            {
+                "title": _("Sequences"),
+                "fields": [f("sequences_scorer"), f("sequences_runs")],
+                "picker": picker(f("sequences_runs"), counts=range(3, 9), ranks=RUN_TOPS),
+            },
+            {
+                "title": _("Sets"),
+                "fields": [f("sets_scorer"), f("sets_sets")],
+                "picker": picker(f("sets_sets"), counts=(4, 3), ranks=SET_RANKS),
+            },
         ]
         if self.game == "piquet-auction":
             out.insert(
@@ -295,7 +368,11 @@ class PiquetForm(HandForm):
                     ],
                 },
             )
-        out.append({"title": _("Play"), "fields": [f("tricks")], "tricks": True})
+        tapper = [
+            {"seat": i, "mark": mark, "name": name}
+            for i, (mark, name) in enumerate(zip(self.marks, self.seat_names, strict=True))
+        ]
+        out.append({"title": _("Play"), "fields": [f("tricks")], "tapper": tapper})
         out.append(
             self.row_section(_("Declared scores"), "declared", _("What each player claims for this deal."))
         )

@@ -29,6 +29,8 @@
   var summary = document.getElementById("live-summary");
   var accept = form.querySelector("[data-live-accept]");
   var button = form.querySelector("button[type=submit]");
+  var held = document.getElementById("save-held");
+  var said = null; // what the summary says now: it is rewritten (and announced) only when that changes
   var timer = null;
   var busy = false; // a request is in flight
   var waiting = false; // a change came while it was: send again when it ends
@@ -94,10 +96,34 @@
   function clear() {
     form.querySelectorAll(".live").forEach(function (el) { el.textContent = ""; el.className = "live"; });
     form.querySelectorAll(".live-error").forEach(function (el) { el.classList.remove("live-error"); });
-    form.querySelectorAll(".live-mismatch").forEach(function (el) {
-      el.classList.remove("live-mismatch");
-      el.removeAttribute("aria-invalid");
+    form.querySelectorAll(".live-mismatch").forEach(function (el) { el.classList.remove("live-mismatch"); });
+  }
+
+  // aria-invalid follows the latest answer: on the controls of a field with a problem or a
+  // declared score that differs, off everywhere else (also where the last save's error was).
+  function invalid(names) {
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.type === "hidden" || el.tagName === "BUTTON") return;
+      if (names[el.name]) el.setAttribute("aria-invalid", "true");
+      else el.removeAttribute("aria-invalid");
     });
+  }
+
+  // "Use 43": the rules' score into the declared field, then checked again as if typed.
+  function useButton(el, seat) {
+    var input = form.elements[seat.field];
+    if (!el || !input || !seat.use || seat.rules_give === null || seat.rules_give === undefined) return;
+    var tap = document.createElement("button");
+    tap.type = "button";
+    tap.className = "use";
+    tap.textContent = seat.use;
+    tap.addEventListener("click", function () {
+      input.value = String(seat.rules_give);
+      touched[input.name] = true;
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+      input.focus();
+    });
+    el.appendChild(tap);
   }
 
   function line(el, text, kind) {
@@ -116,11 +142,13 @@
     clear();
     var missing = [];
     var loose = [];
+    var bad = {};
     (data.problems || []).forEach(function (p) {
       var known = p.field && (touched[p.field] || everything);
       if (known && line(slot(p.field), p.message, "bad")) {
         var box = fieldBox(p.field);
         if (box) box.classList.add("live-error");
+        bad[p.field] = true;
       } else if (p.field && p.label) {
         if (missing.indexOf(p.label) < 0) missing.push(p.label);
       } else {
@@ -131,21 +159,27 @@
       if (!seat.field || !seat.note) return;
       line(slot(seat.field), seat.note, seat.differs ? "diff" : "ok");
       if (seat.differs) {
+        useButton(slot(seat.field), seat);
         var input = form.elements[seat.field];
-        if (input && input.classList) {
-          input.classList.add("live-mismatch");
-          input.setAttribute("aria-invalid", "true");
-        }
+        if (input && input.classList) input.classList.add("live-mismatch");
+        bad[seat.field] = true;
       }
     });
+    invalid(bad);
     if (accept && (data.mismatches || []).length) accept.hidden = false;
     if (summary) {
-      summary.textContent = "";
+      var lines = [data.message].concat(loose);
+      if (missing.length) lines.push(data.still_to_fill + ": " + missing.join(", "));
+      var kind = "live-summary " + (data.valid ? "ok" : data.savable ? "warn" : "bad");
+      var now = kind + "\n" + lines.join("\n");
+      // The one live region: rewritten, and so announced, only when what it says changes.
+      if (now !== said) {
+        said = now;
+        summary.textContent = "";
+        summary.className = kind;
+        lines.forEach(function (text) { line(summary, text, "msg"); });
+      }
       summary.hidden = false;
-      summary.className = "live-summary " + (data.valid ? "ok" : data.savable ? "warn" : "bad");
-      line(summary, data.message, "msg");
-      loose.forEach(function (text) { line(summary, text, "msg"); });
-      if (missing.length) line(summary, data.still_to_fill + ": " + missing.join(", "), "msg");
     }
     answer = { body: body, savable: !!data.savable, data: data };
     mark();
@@ -153,16 +187,22 @@
 
   function offline() {
     answer = null;
-    if (summary) summary.hidden = true;
+    said = null;
+    if (summary) { summary.hidden = true; summary.textContent = ""; }
     mark();
   }
 
-  // Save is unavailable only while a fresh answer says it would be refused.
+  // Save is unavailable only while a fresh answer says it would be refused; then the reason
+  // is said next to it (and read with it: the button's aria-describedby).
   function mark() {
     if (!button) return;
     var refused = answer && !answer.savable && answer.body === snapshot();
     if (refused) button.setAttribute("aria-disabled", "true");
     else button.removeAttribute("aria-disabled");
+    if (held) {
+      held.textContent = refused ? (answer.data.held || answer.data.message) : "";
+      held.hidden = !refused;
+    }
   }
 
   function changed(event) {

@@ -1,0 +1,216 @@
+"""Accessibility of the main pages at phone size, measured with axe-core 4.14 (package.json;
+`npm ci` puts it in node_modules/, .ci/run does): no violation, and nothing critical or serious
+left in axe's "incomplete" (needs review) list. Beside it, direct checks that axe does not make:
+every aria-describedby names ids that exist, every score field has an inputmode (one that
+allows a minus where the points may be negative), the header's links are 44 px tap targets,
+the skip link leads to the content, and a focused control shows it.
+
+Without axe the test skips with the reason, except under CI=true, where it fails.
+
+The script is run by Playwright's evaluate (the DevTools protocol), not added as a <script>:
+the pages' Content-Security-Policy would refuse an inline one, and every test here fails on a
+violation (conftest.py).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper.matches.services import hand_record, match_create, player_create
+
+from .piquet_pages import demo_hands, sign_in, wait_checked
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+SERIOUS = ("critical", "serious")
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    if not AXE.exists():
+        why = f"axe-core is not installed ({AXE} is missing): run `npm ci`"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"CI runs the accessibility check, but {why}", pytrace=False)
+        pytest.skip(why)
+    return AXE.read_text()
+
+
+def axe(page, source: str) -> dict:
+    """axe's verdict on the page as it is: its violations and its serious "needs review" items."""
+    # At the end of the page the save bar (sticky at the screen's bottom) sits in its own place,
+    # over nothing: elsewhere axe cannot tell the colours behind what it covers.
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.evaluate(source)
+    result = page.evaluate(
+        """async () => {
+          // Text inside an SVG (the rating chart's axes) is always "needs review" for axe (an
+          // image behind it): chart_contrast() measures it instead.
+          const context = {include: [document], exclude: [["svg.chart text"]]};
+          const r = await axe.run(context, {resultTypes: ["violations", "incomplete"]});
+          const brief = (items) => items.map((i) => ({id: i.id, impact: i.impact,
+            nodes: i.nodes.map((n) => ({target: n.target.join(" "), why: n.failureSummary
+              || n.any.concat(n.all, n.none).map((c) => c.message).join("; ")}))}));
+          return {violations: brief(r.violations), incomplete: brief(r.incomplete), version: axe.version};
+        }"""
+    )
+    assert result["version"].startswith("4.14."), result["version"]
+    return {
+        "violations": result["violations"],
+        "review": [item for item in result["incomplete"] if item["impact"] in SERIOUS],
+    }
+
+
+def chart_contrast(page) -> list[str]:
+    """The SVG chart's text against the page's white, by WCAG's formula: at least 4.5:1."""
+    return page.evaluate(
+        """() => {
+          const lum = (rgb) => { const [r, g, b] = rgb.match(/\\d+/g).slice(0, 3).map((v) => {
+            v = v / 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+            return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+          const white = 1.0;
+          return [...document.querySelectorAll("svg.chart text")].map((t) => {
+            const ratio = (white + 0.05) / (lum(getComputedStyle(t).fill) + 0.05);
+            return ratio >= 4.5 ? null : `${t.textContent}: ${ratio.toFixed(2)}:1`;
+          }).filter(Boolean);
+        }"""
+    )
+
+
+def direct_checks(page) -> list[str]:
+    """What axe leaves out: dangling aria-describedby ids, score fields without inputmode."""
+    return page.evaluate(
+        """() => {
+          const out = [];
+          document.querySelectorAll("[aria-describedby]").forEach((el) => {
+            el.getAttribute("aria-describedby").split(/\\s+/).filter(Boolean).forEach((id) => {
+              if (!document.getElementById(id)) out.push(`${el.name || el.id}: no #${id}`);
+            });
+          });
+          const scores = "#hand-form input[type=number], #hand-form input[data-key]:not([type=radio])";
+          document.querySelectorAll(scores).forEach((el) => {
+            if (!el.getAttribute("inputmode")) out.push(`${el.name}: no inputmode`);
+          });
+          return out;
+        }"""
+    )
+
+
+@pytest.fixture
+def club(django_user_model):
+    """A scorer, a finished piquet partie (so the boards and the profile have ratings), one match
+    in progress of each game family."""
+    user = django_user_model.objects.create_user("marie", password="table-side-42")
+    names = ["Anne", "Bruno", "Chloé", "David"]
+    players = [player_create(name=name, by=user) for name in names]
+    finished = match_create(game="piquet", players=players[:2], by=user)
+    for record in demo_hands("partie-1"):
+        finished = hand_record(match=finished, record=record, by=user).match
+    matches = {"finished": finished}
+    for game, seats in (("piquet", 2), ("cul", 3), ("bank", 3), ("bastard", 4)):
+        matches[game] = match_create(game=game, players=players[:seats], by=user)
+    hand_record(match=matches["piquet"], record=demo_hands("partie-1")[0], by=user)
+    return {"user": user, "players": players, "matches": matches}
+
+
+def pages(club) -> list[tuple[str, str]]:
+    m = club["matches"]
+    return [
+        ("home", "/"),
+        ("match list", "/matches/"),
+        ("new match", "/matches/new/"),
+        ("new piquet match", "/matches/new/piquet/"),
+        ("new cul match", "/matches/new/cul/"),
+        ("piquet hand form", f"/matches/{m['piquet'].pk}/hands/new/"),
+        ("piquet correction form", f"/matches/{m['piquet'].pk}/hands/1/correct/"),
+        ("cul hand form", f"/matches/{m['cul'].pk}/hands/new/"),
+        ("bank hand form", f"/matches/{m['bank'].pk}/hands/new/"),
+        ("bastard hand form", f"/matches/{m['bastard'].pk}/hands/new/"),
+        ("score sheet", f"/matches/{m['finished'].pk}/"),
+        ("hand", f"/matches/{m['finished'].pk}/hands/1/"),
+        ("leaderboards", "/leaderboards/"),
+        ("piquet leaderboard", "/leaderboards/piquet/"),
+        ("profile", f"/players/{club['players'][0].pk}/"),
+        ("settings", "/accounts/settings/"),
+    ]
+
+
+def test_the_main_pages_have_no_violation_and_nothing_serious_to_review(live_server, phone, club, axe_source):
+    page = phone().new_page()
+    found = {}
+    page.goto(f"{live_server.url}/accounts/login/")
+    found["login"] = {**axe(page, axe_source), "direct": direct_checks(page)}
+    sign_in(page, live_server.url, "marie", "table-side-42")
+    for name, path in pages(club):
+        page.goto(f"{live_server.url}{path}")
+        if "form" in name:
+            page.wait_for_load_state("networkidle")
+        if name == "profile":
+            assert page.locator("svg.chart text").count() > 0  # the chart is there to measure
+        found[name] = {**axe(page, axe_source), "direct": direct_checks(page), "chart": chart_contrast(page)}
+
+    problems = {name: result for name, result in found.items() if any(result.values())}
+    assert not problems, problems
+
+
+def test_the_hand_form_after_the_live_check_and_a_refused_save(live_server, page, club, axe_source):
+    """The states that only appear with typing: live messages, a mismatch, the accept box, a held
+    Save; and the page a refused save comes back as (server errors by their fields)."""
+    match = club["matches"]["piquet"]
+    sign_in(page, live_server.url, "marie", "table-side-42")
+    page.goto(f"{live_server.url}/matches/{match.pk}/hands/new/")
+    page.fill("input[name=declared_0]", "40")
+    page.fill("input[name=declared_1]", "23")
+    wait_checked(page)
+    assert axe(page, axe_source) == {"violations": [], "review": []}
+    assert direct_checks(page) == []
+
+    page.locator("#hand-form .actions button[type=submit]").evaluate("b => b.form.submit()")
+    expect(page.locator(".alert.bad").first).to_be_visible()
+    assert axe(page, axe_source) == {"violations": [], "review": []}
+    assert direct_checks(page) == []
+
+
+def test_score_fields_have_a_keypad_and_cul_points_allow_a_minus(live_server, page, club):
+    sign_in(page, live_server.url, "marie", "table-side-42")
+    m = club["matches"]
+    for game, names in (("piquet", ["declared_0", "point_cards", "point_pips"]),
+                        ("bastard", ["tricks_0", "declared_0", "pass_count"]),
+                        ("bank", ["captured_points_0", "declared_0"]),
+                        ("cul", ["declared_banks_0"])):  # fmt: skip
+        page.goto(f"{live_server.url}/matches/{m[game].pk}/hands/new/")
+        for name in names:
+            expect(page.locator(f"input[name={name}]")).to_have_attribute("inputmode", "numeric")
+    # Cul's points go down to -4 (spec 8): a numeric keypad has no minus, so the field is text
+    # with a pattern that allows one.
+    points = page.locator("input[name=points_0]")
+    expect(points).to_have_attribute("type", "text")
+    expect(points).to_have_attribute("inputmode", "text")
+    expect(points).to_have_attribute("pattern", "-?[0-9]*")
+
+
+def test_a_skip_link_header_tap_targets_and_visible_focus(live_server, page, club):
+    sign_in(page, live_server.url, "marie", "table-side-42")
+    page.goto(f"{live_server.url}/matches/{club['matches']['piquet'].pk}/hands/new/")
+    page.keyboard.press("Tab")
+    skip = page.locator("a.skip")
+    expect(skip).to_be_focused()
+    expect(skip).to_be_visible()
+    skip.press("Enter")
+    expect(page.locator("main#content")).to_be_focused()
+
+    for link in page.locator("header.top a, header.top button, header.top select").all():
+        box = link.bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44, (link.inner_text(), box)
+
+    # Every focusable control shows its focus (an outline or a box shadow).
+    page.locator("input[name=declared_0]").focus()
+    outline = page.evaluate(
+        """() => { const s = getComputedStyle(document.activeElement);
+                   return s.outlineStyle !== "none" && parseFloat(s.outlineWidth) >= 2; }"""
+    )
+    assert outline
