@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("matches", "0011_idempotency_key_to_its_app"),
+        ("matches", "0013_hand_confirmations_claim_codes"),
     ]
 
     operations = [
