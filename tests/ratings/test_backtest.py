@@ -59,17 +59,8 @@ def test_a_tiny_report_has_the_metrics_of_every_candidate():
     default = report.score("default")
     assert 0 <= default.accuracy <= 1 and default.mean_log_loss > 0 and default.mean_brier > 0
     text = bt.format_report(report)
-    for name in (
-        "default",
-        "openskill-default",
-        "elo",
-        "winner accuracy",
-        "log-loss",
-        "Brier",
-        "calibration of default",
-        "2 sides",
-        "3 sides",
-    ):
+    for name in ("default", "openskill-default", "elo", "winner accuracy", "log-loss", "Brier",
+                 "calibration of default", "2 sides", "3 sides"):
         assert name in text
 
 
@@ -161,8 +152,7 @@ def test_the_forecasters_ratings_are_replays_and_its_odds_a_blend():
     online = Rater.default().win_probabilities([[ratings[p] for p in side] for side in sides])
     batch = forecaster.refit.win_probabilities(sides)
     assert forecaster.win_probabilities(sides) == pytest.approx(
-        [(a + b) / 2 for a, b in zip(online, batch, strict=True)]
-    )
+        [(a + b) / 2 for a, b in zip(online, batch, strict=True)])
 
 
 def test_a_forecaster_refuses_a_weight_outside_zero_to_one():
