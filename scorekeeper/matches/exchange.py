@@ -45,15 +45,7 @@ MAX_HANDS = 1000
 #: What an import reads; every other key of the document is information for people.
 IMPORT_FIELDS = {
     "document": (
-        "format",
-        "format_version",
-        "site",
-        "game",
-        "preset",
-        "options",
-        "title",
-        "players",
-        "hands",
+        "format", "format_version", "site", "game", "preset", "options", "title", "players", "hands"
     ),
     "players[]": ("player", "id", "name", "team"),
     "hands[]": ("record", "accept_declared", "reason"),

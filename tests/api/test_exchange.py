@@ -353,7 +353,9 @@ BAD_IMPORTS = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("case", "doc", "code", "field"), BAD_IMPORTS, ids=[b[0] for b in BAD_IMPORTS])
+@pytest.mark.parametrize(
+    ("case", "doc", "code", "field"), BAD_IMPORTS, ids=[b[0] for b in BAD_IMPORTS]
+)
 def test_a_bad_import_is_a_400_and_stores_nothing(scorer, tally, case, doc, code, field):
     before = stored()
 
@@ -438,6 +440,7 @@ def test_importing_needs_a_signed_in_user(api, tally):
     assert stored() == before
 
 
+
 @pytest.mark.parametrize("fmt", ["json", "csv"])
 def test_the_options_of_the_export_are_json_in_any_format(api, tally_match, fmt):
     response = api.options(f"/api/v1/matches/{tally_match.pk}/export?format={fmt}")
@@ -467,12 +470,12 @@ def test_an_id_beyond_the_database_range_is_a_404(api):
 
 
 def test_a_name_that_a_spreadsheet_would_run_is_written_inert(api, tally, user):
-    players = [player_create(name='=HYPERLINK("http://x")'), player_create(name="Bea")]
+    players = [player_create(name="=HYPERLINK(\"http://x\")"), player_create(name="Bea")]
     match = match_create(game="tally", players=players, by=user)
     hand_record(match=match, record=hand([3, -1]), by=user)
 
     rows = list(csv.reader(io.StringIO(export(api, match.pk, "csv").content.decode())))
 
-    assert rows[0][2] == 'declared =HYPERLINK("http://x")'  # inside the header text: harmless
-    assert rows[1][1] == '\'=HYPERLINK("http://x")'  # the dealer cell starts with "="
+    assert rows[0][2] == "declared =HYPERLINK(\"http://x\")"  # inside the header text: harmless
+    assert rows[1][1] == "'=HYPERLINK(\"http://x\")"  # the dealer cell starts with "="
     assert rows[1][3] == "-1"  # numbers stay numbers
