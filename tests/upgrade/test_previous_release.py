@@ -59,7 +59,10 @@ MOVED_CONTENT_TYPES = {("matches", "idempotencykey"): ("idempotency", "idempoten
 #: The columns the upgrade adds to a table of the previous release (model, field names), every
 #: one nullable: the rows written before it have NULL there. The site's rows are written by this
 #: release's services, so these columns exist while they write and are dropped before the upgrade.
-ADDED_FIELDS = {("outbox", "OutboxMessage"): ("alive_at",)}
+ADDED_FIELDS = {
+    ("outbox", "OutboxMessage"): ("alive_at",),
+    ("ratings", "RatingPool"): ("fit_report", "parameters"),  # in the migration's order
+}
 
 
 def added_fields():
@@ -145,7 +148,6 @@ def every_table() -> dict[str, list]:
                 (dict(zip(columns, row, strict=True)) for row in cursor.fetchall()), key=repr
             )
     return found
-
 
 
 def fingerprint(method: str, path: str, body) -> str:
