@@ -63,6 +63,7 @@ ADDED_FIELDS = {
     ("outbox", "OutboxMessage"): ("alive_at",),
     ("matches", "Match"): ("confirmed_at",),
     ("matches", "Player"): ("merged_into",),
+    ("ratings", "RatingPool"): ("fit_report", "parameters"),  # in the migration's order
 }
 #: The tables the upgrade creates in an app of the previous release (app, model): empty after it.
 #: This release's services and score sheets read them, so they exist while the site's rows are
