@@ -71,7 +71,11 @@ def player_histories(*, player: Player | int) -> dict[str, list[RatingHistory]]:
     # The pools' games from a query of their own: a joined pool per row would be built for
     # each of the player's (possibly thousands of) rows.
     games = dict(RatingPool.objects.values_list("pk", "game"))
-    rows = RatingHistory.objects.filter(player=player).order_by("pool_id", "finished_at", "match_id")
+    # Every pool named, so that the player's rows are found through the (pool, player, …) index
+    # instead of a scan of every pool's history.
+    rows = RatingHistory.objects.filter(pool_id__in=list(games), player=player).order_by(
+        "pool_id", "finished_at", "match_id"
+    )
     out: dict[str, list[RatingHistory]] = defaultdict(list)
     for row in rows:
         out[games[row.pool_id]].append(row)
