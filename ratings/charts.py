@@ -20,6 +20,16 @@ class Point:
     value: float
     label: str
 
+    # The SVG coordinates as attribute text (one decimal, never localised): formatted here, once,
+    # rather than by a template filter per attribute of every point of a long history.
+    @property
+    def cx(self) -> str:
+        return f"{self.x:.1f}"
+
+    @property
+    def cy(self) -> str:
+        return f"{self.y:.1f}"
+
 
 @dataclass(frozen=True)
 class Chart:

@@ -67,16 +67,19 @@ def leaderboards_overview(*, top: int = 5) -> list[dict[str, Any]]:
 
 
 def player_histories(*, player: Player | int) -> dict[str, list[RatingHistory]]:
-    """The player's rated matches per game, oldest first, in one query."""
-    rows = (
-        RatingHistory.objects.filter(player=player)
-        .select_related("pool")
-        .order_by("pool__game", "finished_at", "match_id")
+    """The player's rated matches per game, oldest first, in two queries."""
+    # The pools' games from a query of their own: a joined pool per row would be built for
+    # each of the player's (possibly thousands of) rows.
+    games = dict(RatingPool.objects.values_list("pk", "game"))
+    # Every pool named, so that the player's rows are found through the (pool, player, …) index
+    # instead of a scan of every pool's history.
+    rows = RatingHistory.objects.filter(pool_id__in=list(games), player=player).order_by(
+        "pool_id", "finished_at", "match_id"
     )
     out: dict[str, list[RatingHistory]] = defaultdict(list)
     for row in rows:
-        out[row.pool.game].append(row)
-    return dict(out)
+        out[games[row.pool_id]].append(row)
+    return dict(sorted(out.items()))
 
 
 def rating_changes(histories: dict[str, list[RatingHistory]], *, match_ids) -> dict[int, Change]:

@@ -16,7 +16,7 @@ from scorekeeper.matches.models import Match, Player, Seat
 from . import display
 from .cul import figures_from_state, overall_cul_rating_pct
 from .engine import Rating
-from .models import PlayerRating, RatingHistory, RecomputeJob
+from .models import PlayerRating, RatingHistory, RatingPool, RecomputeJob
 from .services import rater
 
 
@@ -210,26 +210,36 @@ class SeasonRow:
 def season_board(*, game: str, start: datetime, end: datetime) -> list[SeasonRow]:
     """The players of a pool who played in [``start``, ``end``), the highest displayed rating
     at the period's end first (then by id), each with his ``rank`` (equal ratings share one).
-    Two queries: the period's rows grouped by player (his first and last rows in it found
-    through the history's per-player index), and the players' names."""
+    Three queries: the pool, the period's rows counted per player, and the players with their
+    first and last rows in it (found through the history's per-player index)."""
+    pool = RatingPool.objects.filter(game=game).values_list("pk", flat=True).first()
+    if pool is None:
+        return []
     period = {f"{SEASON_TIME}__gte": start, f"{SEASON_TIME}__lt": end}
-    in_period = RatingHistory.objects.filter(pool__game=game, **period)
-    mine = in_period.filter(player_id=OuterRef("player_id"))
+    # By the pool's id, not its game: the subqueries below seek the per-player index directly.
+    in_period = RatingHistory.objects.filter(pool_id=pool, **period)
+    counts = {
+        row["player_id"]: row
+        for row in in_period.values("player_id")
+        .annotate(matches=Count("id"), wins=Count("id", filter=Q(place=1)))
+        .order_by()
+    }
+    # The first and last rows per player in a query of their own: as annotations of the
+    # aggregate above, Django would group by them too, and run them once per row of the period.
+    mine = in_period.filter(player_id=OuterRef("pk"))
     first = mine.order_by(SEASON_TIME, "match_id")
     last = mine.order_by(f"-{SEASON_TIME}", "-match_id")
-    rows = (
-        in_period.values("player_id")
+    ends = (
+        Player.objects.filter(pk__in=list(counts))
+        .values("pk", "name")
         .annotate(
-            matches=Count("id"),
-            wins=Count("id", filter=Q(place=1)),
             mu_start=Subquery(first.values("mu_before")[:1]),
             sigma_start=Subquery(first.values("sigma_before")[:1]),
             mu_end=Subquery(last.values("mu_after")[:1]),
             sigma_end=Subquery(last.values("sigma_after")[:1]),
         )
-        .order_by()
     )
-    names = dict(Player.objects.filter(pk__in=in_period.values("player_id")).values_list("pk", "name"))
+    rows = [{**counts[end["pk"]], **end} for end in ends]
     out = []
     for row in rows:
         end_shown = display.displayed(row["mu_end"], row["sigma_end"])
@@ -240,7 +250,7 @@ def season_board(*, game: str, start: datetime, end: datetime) -> list[SeasonRow
         if shown.rating != previous:
             rank, previous = position, shown.rating
         board.append(SeasonRow(
-            rank=rank, player_id=row["player_id"], player_name=names.get(row["player_id"], ""),
+            rank=rank, player_id=row["player_id"], player_name=row["name"],
             matches=row["matches"], wins=row["wins"], mu=row["mu_end"], sigma=row["sigma_end"],
             rating=shown.rating, rating_deviation=shown.deviation,
             change=shown.rating - display.rating(row["mu_start"], row["sigma_start"]),

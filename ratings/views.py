@@ -98,9 +98,13 @@ def _rating_chart(history):
     first = history[0]
     values = [display.rating(first.mu_before, first.sigma_before)]
     labels = [""]
+    days: dict = {}  # a day's label formatted once (a club plays several matches an evening)
     for row in history:
         values.append(display.rating(row.mu_after, row.sigma_after))
-        labels.append(_day(row.finished_at))
+        day = localtime(row.finished_at).date()
+        if day not in days:
+            days[day] = date_format(day, "SHORT_DATE_FORMAT")
+        labels.append(days[day])
     return line_chart(values, labels)
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.formats import number_format
+from django.utils.html import format_html_join
 
 from .. import display
 from ..page_selectors import match_rating_changes as rating_changes_of
@@ -20,6 +22,21 @@ register = template.Library()
 def signed(points: int) -> str:
     """A change of displayed points with its sign: "+23", "−7" (a true minus), "0"."""
     return display.signed(points)
+
+
+@register.simple_tag
+def chart_points(chart) -> str:
+    """The chart's points as SVG circles with their titles, the last one larger: built here in
+    one pass (a long history has hundreds), the labels escaped."""
+    last = len(chart.points) - 1
+    return format_html_join(
+        "",
+        '<circle cx="{}" cy="{}" r="{}"><title>{}: {}</title></circle>',
+        (
+            (p.cx, p.cy, "3.5" if i == last else "2.2", p.label, number_format(p.value))
+            for i, p in enumerate(chart.points)
+        ),
+    )
 
 
 @register.inclusion_tag("ratings/_match_rating_changes.html")

@@ -22,12 +22,12 @@ def test_the_command_writes_phone_wide_pngs(tmp_path, browser):
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     done = subprocess.run(
         [sys.executable, "manage.py", "screenshots", "--out", str(tmp_path),
-         "--only", "leaderboard", "--only", "hand-form-live"],
+         "--only", "leaderboard", "--only", "season", "--only", "hand-form-live"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     shots = sorted(p.name for p in tmp_path.iterdir())
-    assert shots == ["hand-form-live.png", "leaderboard.png"]
+    assert shots == ["hand-form-live.png", "leaderboard.png", "season.png"]
     for name in shots:
         width, height = png_size(tmp_path / name)
         assert width == 390 and height >= 400

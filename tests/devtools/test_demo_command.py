@@ -26,3 +26,18 @@ def test_running_the_demo_again_adds_nothing():
     call_command("demo")
 
     assert (Player.objects.count(), Match.objects.count(), Hand.objects.count()) == counts
+
+
+def test_the_demo_has_established_and_provisional_piquet_players_and_a_season():
+    from django.utils import timezone
+
+    from ratings.selectors import leaderboard, season_board
+
+    call_command("demo", stdout=None)
+
+    established = list(leaderboard(game="piquet"))
+    assert len(established) == 6  # the league: five matches each and more
+    assert len(list(leaderboard(game="piquet", provisional=True))) >= 1
+    now = timezone.now()
+    season = season_board(game="piquet", start=now.replace(day=1, hour=0, minute=0), end=now)
+    assert len(season) >= 6 and all(row.matches >= 1 for row in season)

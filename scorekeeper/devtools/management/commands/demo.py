@@ -1,4 +1,6 @@
-"""`manage.py demo`: a dozen players and finished matches of every game, recorded hand by hand.
+"""`manage.py demo`: a dozen players and finished matches of every game, recorded hand by hand,
+and a piquet league of six of them (every pair plays once) so that the leaderboard has
+established players beside provisional ones, and the season board a table.
 
 The hands come from scorekeeper/devtools/demo/<game>.json and go through the same services as the
 API, so the demo is also a smoke test of the whole recording path. Idempotent: players are
@@ -27,6 +29,11 @@ PLAYERS = [
     "Greta", "Hugo", "Ines", "Jakob", "Katya", "Luc",
 ]  # fmt: skip
 DEMO_USER = "demo"
+#: A piquet league on top of the games' cases: every pair of these players plays one of the
+#: piquet parties again (in turn), so that each has enough rated matches to be established on
+#: the leaderboard (RATINGS_LEADERBOARD_MIN_MATCHES, 5) and the season board has a table.
+LEAGUE_GAME = "piquet"
+LEAGUE_PLAYERS = 6
 
 
 class Command(BaseCommand):
@@ -57,12 +64,34 @@ class Command(BaseCommand):
                     self.stderr.write(f"could not record {title}: {exc.code}: {exc}")
                     continue
                 created += 1
+        league_created, league_skipped = self._league(players[:LEAGUE_PLAYERS], user)
+        created, skipped = created + league_created, skipped + league_skipped
         self.stdout.write(
             f"demo: {created} match(es) recorded, {skipped} already there, {len(players)} players"
         )
         self._ratings()
         if settings.DEBUG:
             self.stdout.write(f"demo: sign in to /admin/ as {DEMO_USER} / {DEMO_USER}")
+
+    def _league(self, players: list[Player], user) -> tuple[int, int]:
+        cases = json.loads((DEMO_DATA / f"{LEAGUE_GAME}.json").read_text(encoding="utf-8"))
+        created = skipped = 0
+        pairs = [(a, b) for i, a in enumerate(players) for b in players[i + 1 :]]
+        for number, pair in enumerate(pairs, start=1):
+            case = cases[number % len(cases)]
+            # The later pairs sit the other way round, so the parties' winners vary.
+            seated = list(pair) if number % 2 else list(reversed(pair))
+            title = f"Demo {LEAGUE_GAME} league: round {number}"
+            if Match.objects.filter(title=title).exists():
+                skipped += 1
+                continue
+            try:
+                self._record(LEAGUE_GAME, case, title, seated, user)
+            except errors.DomainError as exc:
+                self.stderr.write(f"could not record {title}: {exc.code}: {exc}")
+                continue
+            created += 1
+        return created, skipped
 
     def _ratings(self) -> None:
         # Each finished match's rating event was handed to Celery after its commit: in-process

@@ -42,7 +42,8 @@ SHOTS = [
     ("new-match", "New match: players in seat order and the table's chances"),
     ("hand-form-live", "Hand form: the live check marks a declared score the rules do not give"),
     ("score-sheet", "Score sheet of a finished partie: the result in words"),
-    ("leaderboard", "Leaderboard of piquet"),
+    ("leaderboard", "Leaderboard of piquet: established players, then the provisional ones"),
+    ("season", "Season board of piquet: this year's ratings, matches, wins and changes"),
     ("profile", "Player profile with the rating chart"),
     ("hand-form-live-ru", "The hand form and its live check in Russian"),
     ("confirmation", "After the save: the other side confirms at the table, one tap"),
@@ -172,6 +173,12 @@ class Command(BaseCommand):
     def _leaderboard(self, browser, base, scene, path):
         page = self._page(browser, base, scene)
         page.goto(f"{base}/leaderboards/piquet/")
+        self._save(page, path, full=False)
+
+    def _season(self, browser, base, scene, path):
+        page = self._page(browser, base, scene)
+        page.goto(f"{base}/leaderboards/piquet/season/")
+        page.get_by_role("link", name="This year").click()
         self._save(page, path, full=False)
 
     def _profile(self, browser, base, scene, path):

@@ -1,0 +1,166 @@
+"""Server time of the leaderboards' pages and API on a big pool (issue 21: each under 50 ms on a
+pool of 100,000 matches).
+
+    .venv/bin/python benchmarks/bench_boards.py [--matches 100000] [--players 1000] [--runs 20]
+
+Builds a scratch SQLite database (a temporary file, migrated; with ``DATABASE_URL`` a
+PostgreSQL one, a scratch database beside it), stores ``--matches`` synthetic finished matches
+of 2–4 seats among ``--players`` players (``ratings.backtest.synthetic_db``: straight into the
+tables, a millisecond apart) and rates them in one replay, then asks for every page and API
+answer of the boards through Django's whole stack (the test client, no network) ``--runs``
+times after a warm-up: the leaderboards, a game's board with its provisional list, the season
+board over the whole pool (the worst period: every match in it), the profile of the busiest
+player (his explained changes), a score sheet's explained changes, and the API's board,
+season and history. Prints per answer the median wall time, the median CPU time of the process
+(the server's own work: on a shared machine the wall time also counts the waits for a core)
+and the query count, with the load average. The game is the test suite's ``tally``
+(tests/fakes.py): the boards' cost is their rows, not the rules of a game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+TARGET_MS = 50.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--matches", type=int, default=100_000)
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument(
+        "--profile", metavar="WORD", help="print where the time of the answers whose label has it goes"
+    )
+    args = parser.parse_args()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith("postgres"):
+        from scratch_db import scratch_database
+
+        os.environ["DATABASE_URL"], drop = scratch_database(url, "bench_boards")
+        try:
+            run(args.matches, args.players, args.runs, args.profile)
+        finally:
+            drop()
+        return
+    with tempfile.TemporaryDirectory() as scratch:
+        os.environ["DATABASE_URL"] = f"sqlite:///{scratch}/bench.sqlite3"
+        run(args.matches, args.players, args.runs, args.profile)
+
+
+def run(matches: int, player_count: int, runs: int, profile: str | None = None) -> None:
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.db import connection
+    from django.db.models import Count
+    from django.test import Client
+    from django.urls import reverse
+    from django.utils import timezone
+
+    from ratings.backtest import synthetic_db
+    from ratings.models import RatingHistory
+    from ratings.services import rating_events_process_all
+    from tests.fakes import install
+
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+    call_command("migrate", verbosity=0)
+    install()
+    started = time.perf_counter()
+    ids = synthetic_db.players(player_count)
+    tables = synthetic_db.outcomes(players=player_count, matches=matches, seed=21, sizes=(2, 3, 4))
+    # Spread over five years of months (the synthetic matches of a month a millisecond apart), so
+    # that "this month" is a month's share of the pool, as in a club's history.
+    months = 60
+    now = timezone.now()
+    match_ids = []
+    for month in range(months):
+        chunk = tables[month * len(tables) // months : (month + 1) * len(tables) // months]
+        begins = now - dt.timedelta(days=30.4 * (months - month))
+        match_ids += synthetic_db.store(game="tally", tables=chunk, player_ids=ids, start=begins)
+    stored = time.perf_counter()
+    rating_events_process_all()
+    rated = time.perf_counter()
+    print(
+        f"pool: {matches} tally matches among {player_count} players, stored in {stored - started:.1f} s, "
+        f"rated in {rated - stored:.1f} s ({connection.vendor})"
+    )
+    busiest = (
+        RatingHistory.objects.values("player_id")
+        .annotate(n=Count("id"))
+        .order_by("-n")
+        .values_list("player_id", "n")
+    )[0]
+    first = RatingHistory.objects.order_by("finished_at").values_list("finished_at", flat=True)[0]
+    today = now.date()
+    whole = f"?from={first.date().isoformat()}&to={today.isoformat()}"
+    month = f"?from={(today - dt.timedelta(days=30)).isoformat()}&to={today.isoformat()}"
+    answers = [
+        ("page /leaderboards/", reverse("leaderboards")),
+        ("page a game's board", reverse("leaderboard", args=["tally"])),
+        ("page its season, the last 30 days", reverse("season", args=["tally"]) + month),
+        ("page its season, every match", reverse("season", args=["tally"]) + whole),
+        (f"page the busiest profile ({busiest[1]} matches)", reverse("player-detail", args=[busiest[0]])),
+        ("page a score sheet's changes", reverse("match-detail", args=[match_ids[-1]])),
+        ("api board", "/api/v1/leaderboards/tally"),
+        ("api provisional list", "/api/v1/leaderboards/tally?provisional=true"),
+        ("api season, the last 30 days", "/api/v1/leaderboards/tally/season" + month),
+        ("api season, every match", "/api/v1/leaderboards/tally/season" + whole),
+        ("api the busiest history", f"/api/v1/players/{busiest[0]}/ratings/tally/history"),
+    ]
+    client = Client()
+    print(f"{'answer':40} {'median':>8} {'CPU':>8} {'p90':>8} {'queries':>8}")
+    for label, url in answers:
+        for _ in range(3):  # warm-up: templates compiled and cached, connections open
+            assert client.get(url).status_code == 200, url
+        executed: list[str] = []
+
+        def note(execute, sql, *rest, executed=executed):
+            executed.append(sql)
+            return execute(sql, *rest)
+
+        with connection.execute_wrapper(note):
+            client.get(url)
+        times, cpu = [], []
+        for _ in range(runs):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            response = client.get(url)
+            times.append((time.perf_counter() - start) * 1000)
+            cpu.append((time.process_time() - start_cpu) * 1000)
+            assert response.status_code == 200
+        times.sort()
+        median, cpu_median = statistics.median(times), statistics.median(cpu)
+        p90 = times[int(0.9 * (len(times) - 1))]
+        if profile and profile in label:
+            import cProfile
+            import pstats
+
+            with cProfile.Profile() as prof:
+                for _ in range(5):
+                    client.get(url)
+            pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+        mark = "" if cpu_median < TARGET_MS else "  MISSED"
+        print(f"{label:40} {median:6.1f}ms {cpu_median:6.1f}ms {p90:6.1f}ms {len(executed):8}{mark}")
+    print(
+        f"target < {TARGET_MS:.0f} ms of server time per answer; {runs} runs each; load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+
+
+if __name__ == "__main__":
+    main()
