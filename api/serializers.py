@@ -359,9 +359,17 @@ class PlayerDetailSerializer(PlayerSerializer):
     match_count = serializers.IntegerField(read_only=True)
     matches = MatchSerializer(many=True, read_only=True, help_text=gettext_lazy("the 20 most recent"))
     matches_url = serializers.CharField(read_only=True, help_text=gettext_lazy("all of them, paginated"))
+    merged_into = serializers.IntegerField(
+        source="merged_into_id",
+        read_only=True,
+        allow_null=True,
+        help_text=gettext_lazy(
+            "a duplicate merged into another player: that player's id (his matches are there)"
+        ),
+    )
 
     class Meta(PlayerSerializer.Meta):
-        fields = [*PlayerSerializer.Meta.fields, "match_count", "matches", "matches_url"]
+        fields = [*PlayerSerializer.Meta.fields, "match_count", "matches", "matches_url", "merged_into"]
 
 
 class MatchCreateSerializer(BodySerializer):

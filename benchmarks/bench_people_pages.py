@@ -129,6 +129,19 @@ def run(matches: int, players: int, runs: int) -> None:
             f"{label:30} {url:34} median {statistics.median(wall):6.1f} ms wall, {cpu_median:6.1f} ms CPU, "
             f"{len(executed):2} queries ({'met' if cpu_median < TARGET_MS else 'MISSED'})"
         )
+    # The profile is an older page (its charts and match list are most of its time): its
+    # head-to-head section alone, as the page's include renders it.
+    from django.template.loader import render_to_string
+
+    from scorekeeper.matches.models import Player
+
+    player = Player.objects.get(pk=a)
+    cpu = []
+    for _ in range(runs):
+        start_cpu = time.process_time()
+        render_to_string("ratings/_head_to_head.html", {"player": player})
+        cpu.append((time.process_time() - start_cpu) * 1000)
+    print(f"{'profile: its head-to-head':30} {'(the include alone)':34} {statistics.median(cpu):6.1f} ms CPU")
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 

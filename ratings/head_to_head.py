@@ -82,12 +82,23 @@ class Chances:
     rated: bool
 
 
+class Opponent(NamedTuple):
+    """A player as a list of opponents names him (hundreds of them: no model instances)."""
+
+    id: int
+    name: str
+
+    @property
+    def pk(self) -> int:
+        return self.id
+
+
 @dataclass
 class Rival:
     """A player met often: the record against him, per game and in all, and today's chances
     in the game they met in most."""
 
-    player: Player
+    player: Opponent
     record: Record
     games: Counter = field(default_factory=Counter)
     chances: Chances | None = None
@@ -149,7 +160,7 @@ def meetings(
         if place is None:
             continue  # a result without a place for his seat (a malformed result)
         at = when[0] if when else None
-        for other, other_position, other_team in sorted(seated.get(match_id, ()), key=lambda seat: seat[1]):
+        for other, other_position, other_team in seated.get(match_id, ()):
             if team is not None and team == other_team:
                 continue  # his partner
             other_place = _place(placements, other_position)
@@ -176,26 +187,25 @@ def running_records(items: Sequence[Meeting]) -> list[Record]:
     return out
 
 
-def chances(*, player: Player | int, opponents: Sequence[tuple[Player | int, str]]) -> list[Chances]:
+def chances(
+    *, player: Player | int, opponents: Sequence[tuple[Player | Opponent | int, str]]
+) -> list[Chances]:
     """Today's chances of ``player`` against each (opponent, game) if they met alone, from the
     current ratings (the rater's prior for one not rated in the game): one query for them all."""
     r = rater()
     pk = player.pk if isinstance(player, Player) else player
-    others = [o.pk if isinstance(o, Player) else o for o, _ in opponents]
+    others = [o if isinstance(o, int) else o.pk for o, _ in opponents]
     games = {game for _, game in opponents}
     current = {
-        (row.player_id, row.pool.game): row
-        for row in PlayerRating.objects.filter(
+        (who, game): Rating(mu, sigma)
+        for who, game, mu, sigma in PlayerRating.objects.filter(
             player_id__in=[pk, *others], pool__game__in=games
-        ).select_related("pool")
+        ).values_list("player_id", "pool__game", "mu", "sigma")
     }
     prior = r.prior()
     out = []
     for other, (_, game) in zip(others, opponents, strict=True):
-        beliefs = []
-        for who in (pk, other):
-            row = current.get((who, game))
-            beliefs.append([Rating(row.mu, row.sigma) if row else prior])
+        beliefs = [[current.get((who, game), prior)] for who in (pk, other)]
         win, loss = r.win_probabilities(beliefs)
         rated = (pk, game) in current and (other, game) in current
         out.append(Chances(game, win, loss, r.draw_probability(beliefs), rated))
@@ -210,10 +220,10 @@ def opponents(*, player: Player) -> list[Rival]:
         by_opponent[meeting.opponent_id].append(meeting)
     if not by_opponent:
         return []
-    names = Player.objects.in_bulk(list(by_opponent))
-    ranked = sorted(by_opponent, key=lambda pk: (-len(by_opponent[pk]), names[pk].name.casefold(), pk))
+    names = dict(Player.objects.filter(pk__in=list(by_opponent)).values_list("pk", "name"))
+    ranked = sorted(by_opponent, key=lambda pk: (-len(by_opponent[pk]), names[pk].casefold(), pk))
     return [
-        Rival(names[pk], record_of(by_opponent[pk]), Counter(m.game for m in by_opponent[pk]))
+        Rival(Opponent(pk, names[pk]), record_of(by_opponent[pk]), Counter(m.game for m in by_opponent[pk]))
         for pk in ranked
     ]
 

@@ -72,3 +72,10 @@ def test_the_refusals_have_their_status_and_code(staff, duplicate, players):
     assert merge(staff, duplicate.pk, ada.pk).status_code == 200
     assert_error(merge(staff, duplicate.pk, players[3].pk), 409, "player_merged")
     assert_error(merge(staff, players[3].pk, duplicate.pk), 409, "merge_chain", "into")
+
+
+def test_a_merged_players_detail_names_the_real_player(staff, anon, duplicate, players):
+    assert anon.get(f"/api/v1/players/{duplicate.pk}").json()["merged_into"] is None
+    merge(staff, duplicate.pk, players[0].pk)
+    body = anon.get(f"/api/v1/players/{duplicate.pk}").json()
+    assert body["merged_into"] == players[0].pk and body["match_count"] == 0

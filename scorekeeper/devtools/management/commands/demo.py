@@ -34,6 +34,9 @@ DEMO_USER = "demo"
 #: the leaderboard (RATINGS_LEADERBOARD_MIN_MATCHES, 5) and the season board has a table.
 LEAGUE_GAME = "piquet"
 LEAGUE_PLAYERS = 6
+#: Pairs who meet again and again, so that a profile's head-to-head shows something: each plays
+#: every piquet case twice each way round (who wins depends on the seat).
+RIVALS = [("Alice", "Boris", 2), ("Alice", "Camille", 1)]
 
 
 class Command(BaseCommand):
@@ -66,6 +69,7 @@ class Command(BaseCommand):
                 created += 1
         league_created, league_skipped = self._league(players[:LEAGUE_PLAYERS], user)
         created, skipped = created + league_created, skipped + league_skipped
+        created += self._rivals(user)
         self.stdout.write(
             f"demo: {created} match(es) recorded, {skipped} already there, {len(players)} players"
         )
@@ -92,6 +96,28 @@ class Command(BaseCommand):
                 continue
             created += 1
         return created, skipped
+
+    def _rivals(self, user) -> int:
+        """The rivals' piquet matches (found by title, like the others)."""
+        cases = json.loads((DEMO_DATA / "piquet.json").read_text(encoding="utf-8"))
+        created = 0
+        for first, second, rounds in RIVALS:
+            pair = [self._player(first, user), self._player(second, user)]
+            for round_number in range(1, rounds + 1):
+                for case in cases:
+                    for seated in (pair, pair[::-1]):
+                        title = (
+                            f"Demo piquet: {seated[0].name} v {seated[1].name}, {case['id']} ({round_number})"
+                        )
+                        if Match.objects.filter(title=title).exists():
+                            continue
+                        try:
+                            self._record("piquet", case, title, seated, user)
+                        except errors.DomainError as exc:
+                            self.stderr.write(f"could not record {title}: {exc.code}: {exc}")
+                            continue
+                        created += 1
+        return created
 
     def _ratings(self) -> None:
         # Each finished match's rating event was handed to Celery after its commit: in-process
