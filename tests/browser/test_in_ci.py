@@ -37,3 +37,32 @@ def test_elsewhere_they_skip_with_the_reason():
 
     assert done.returncode == 0, done.stdout[-2000:]
     assert "1 skipped" in done.stdout and "apt-get install chromium" in done.stdout
+
+
+AXE_TEST = ["tests/browser/test_accessibility.py", "-k", "main_pages"]
+
+
+def run_without_axe(ci: str | None) -> subprocess.CompletedProcess:
+    drop = ("CI", "DATABASE_URL", "REDIS_URL", "DJANGO_LIVE_TEST_SERVER_ADDRESS")
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env["AXE_CORE"] = "/nonexistent/axe.min.js"
+    if ci is not None:
+        env["CI"] = ci
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs", "-q", *AXE_TEST],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+def test_under_ci_a_missing_axe_fails_the_accessibility_check():
+    done = run_without_axe("true")
+
+    assert done.returncode == 1, done.stdout[-2000:]
+    assert "CI runs the accessibility check, but axe-core is not installed" in done.stdout
+
+
+def test_elsewhere_a_missing_axe_skips_it_with_the_reason():
+    done = run_without_axe(None)
+
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert "1 skipped" in done.stdout and "npm ci" in done.stdout
