@@ -226,6 +226,8 @@ class Meter:
         self.queries: dict[str, list[int]] = defaultdict(list)
         self.counting = False
         self.profile_kind = profile
+        self.sql: str | None = None
+        self.sql_shown: set[str] = set()
         self.profiler = cProfile.Profile(time.process_time) if profile is not None else None
 
     def measure(self, kind: str):
@@ -236,7 +238,10 @@ class Meter:
                 from django.db import connection
 
                 self.profiling = meter.counting and meter.profiler is not None and meter.profile_kind in kind
-                self.queries = QueryCounter()
+                show = meter.counting and meter.sql is not None and meter.sql in kind
+                self.queries = QueryCounter(kind if show and kind not in meter.sql_shown else None)
+                if show:
+                    meter.sql_shown.add(kind)
                 self.wrapper = connection.execute_wrapper(self.queries)
                 self.wrapper.__enter__()
                 if self.profiling:
@@ -256,11 +261,16 @@ class Meter:
 
 
 class QueryCounter:
-    def __init__(self):
+    """Counts a request's statements; prints them for the first request of a kind ``--sql`` names."""
+
+    def __init__(self, kind: str | None = None):
         self.count = 0
+        self.kind = kind
 
     def __call__(self, execute, sql, params, many, context):
         self.count += 1
+        if self.kind is not None:
+            print(f"  SQL {self.kind}: {sql[:400]}")
         return execute(sql, params, many, context)
 
 
@@ -411,6 +421,7 @@ def run(args) -> None:
     from scorekeeper.wsgi import application  # django.setup(), as gunicorn's worker
 
     meter = Meter(args.profile)
+    meter.sql = args.sql
     night = Night(application, meter, state, random.Random(23))
     night.play(2, offset=0)  # warm-up: every path imported, connected, cached
     per_repeat: dict[str, list[float]] = defaultdict(list)
@@ -442,11 +453,23 @@ def run(args) -> None:
         f"\nthe web process's CPU per hand recorded (every request above, reads and polls included): "
         f"median {statistics.median(per_hand) * 1000:.1f} ms, lowest {min(per_hand) * 1000:.1f} ms"
     )
+    forget_queue(os.environ["CLUB_NIGHT_QUEUE"])
     if meter.profiler is not None:
         out = io.StringIO()
         stats = pstats.Stats(meter.profiler, stream=out).sort_stats(args.sort)
         stats.print_stats(args.top)
+        if args.dump:
+            stats.dump_stats(args.dump)
         print(out.getvalue())
+
+
+def forget_queue(queue: str) -> None:
+    """Drop this run's task queue from Redis: no worker takes it (the ratings are not the point)."""
+    import redis
+
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    for key in client.scan_iter(match=f"*{queue}*"):
+        client.delete(key)
 
 
 def commit_of(root: Path) -> str:
@@ -478,6 +501,8 @@ def main() -> None:
     r.add_argument("--profile", help="cProfile the kinds whose name holds this")
     r.add_argument("--sort", default="cumulative")
     r.add_argument("--top", type=int, default=60)
+    r.add_argument("--sql", help="print the SQL of the first request of the kinds whose name holds this")
+    r.add_argument("--dump", help="write the profile to this file (pstats)")
     args = parser.parse_args()
     prepare(args) if args.command == "prepare" else run(args)
 

@@ -25,6 +25,7 @@ import re
 from typing import Any, ClassVar
 
 from django import forms
+from django.forms.renderers import Jinja2
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -125,6 +126,10 @@ def split_cards(text: str) -> list[str]:
     return [token for token in re.split(r"[\s,]+", text.strip()) if token]
 
 
+#: The renderer of the pages' forms (``HandForm``, ``MatchCreateForm``).
+WIDGETS_RENDERER = Jinja2()
+
+
 # -- the hand forms -----------------------------------------------------------------------
 class HandBoundField(forms.BoundField):
     """A hand form's field, described to a screen reader by its help, its error and its live
@@ -147,6 +152,12 @@ class HandForm(forms.Form):
     """
 
     bound_field_class = HandBoundField
+    #: Its widgets drawn by Jinja2 (Django's own widget templates, their Jinja2 copies): the same
+    #: markup at a fraction of Django's template engine's cost; a hand form has 26 widgets and
+    #: they were half of the hand form's CPU (docs/performance.md, "Club night"). Only the
+    #: pages' forms: the admin's widgets have Django templates only.
+    default_renderer = WIDGETS_RENDERER
+
     games: ClassVar[tuple[str, ...]] = ()
     #: The record keys the form shows; a stored record's other keys go to the JSON area.
     covers: ClassVar[tuple[str, ...]] = ()

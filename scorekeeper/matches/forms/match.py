@@ -18,7 +18,7 @@ from scorekeeper.rules.options import PRESETS
 
 from ..models import Player
 from ..terms import PRESET_LABELS, PRESET_NAMES, describe_game, show_value
-from .base import BLANK, any_value
+from .base import BLANK, WIDGETS_RENDERER, any_value
 
 
 class PlayerSelect(forms.Select):
@@ -47,6 +47,8 @@ class PlayerSelect(forms.Select):
 
 class MatchCreateForm(forms.Form):
     """Game options from the engine's catalog (spec 1.2) and the players in seat order."""
+
+    default_renderer = WIDGETS_RENDERER  # Jinja2, as the hand forms'
 
     title = forms.CharField(
         label=gettext_lazy("Title (optional)"),
