@@ -106,3 +106,43 @@ def test_a_queued_hand_that_meets_a_conflict_is_shown_with_both_and_sent_as_the_
     assert Hand.objects.get(match=table, number=1).recorded_by == jakob
     assert Hand.objects.get(match=table, number=2).recorded_by.username == "marie"
     assert stored(table)[1] == (2, hands[1]["declared"])
+
+
+def test_a_conflicting_hand_is_dropped_only_after_the_scorer_confirms(
+    live_server, phone, table, django_user_model
+):
+    base = live_server.url
+    context = phone()
+    page = context.new_page()
+    ready_offline(page, base, table)
+    hands = demo_hands("partie-1")
+
+    context.set_offline(True)
+    page.goto(f"{base}/matches/{table.pk}/hands/new/")
+    fill_piquet_hand(page, hands[1])
+    save(page)
+    banner = page.locator("#offline-banner")
+    expect(banner).to_contain_text("Hands waiting to send: 1")
+    jakob = django_user_model.objects.create_user("jakob")
+    table.scorers.add(jakob)
+    hand_record(match=table, record=RECORD_1, by=jakob, version=table.version)
+    context.set_offline(False)
+    conflict = banner.locator("li[data-state=conflict]")
+    expect(conflict).to_have_count(1)
+
+    asked = []
+
+    def answer(dialog, accept):
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", lambda dialog: answer(dialog, False))
+    banner.get_by_role("button", name="Drop mine").click()
+    expect(conflict).to_have_count(1)  # "no": kept, both still shown
+    expect(conflict.locator("table")).to_have_count(2)
+    page.once("dialog", lambda dialog: answer(dialog, True))
+    banner.get_by_role("button", name="Drop mine").click()
+    expect(banner.locator("li")).to_have_count(0)
+    assert asked == ["Drop the hand you typed? It will not be sent, and this cannot be undone."] * 2
+    assert Hand.objects.filter(match=table).count() == 1
+    assert Hand.objects.get(match=table, number=1).recorded_by == jakob

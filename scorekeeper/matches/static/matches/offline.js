@@ -8,17 +8,17 @@
  * sends it as the next hand or drops it. Without JavaScript none of this runs. */
 (function () {
   "use strict";
-  var root = document.documentElement;
   var banner = document.getElementById("offline-banner");
-  var user = root.getAttribute("data-user") || "";
+  if (!banner) return;
+  var user = banner.getAttribute("data-user") || "";
 
-  if ("serviceWorker" in navigator && root.getAttribute("data-sw")) {
-    navigator.serviceWorker.register(root.getAttribute("data-sw"), { scope: "/" }).catch(function () {});
+  if ("serviceWorker" in navigator && banner.getAttribute("data-sw")) {
+    navigator.serviceWorker.register(banner.getAttribute("data-sw"), { scope: "/" }).catch(function () {});
     navigator.serviceWorker.ready.then(function (registration) {
       if (registration.active) registration.active.postMessage({ type: "user", user: user });
     });
   }
-  if (!banner || !window.indexedDB || !user) return;
+  if (!window.indexedDB || !user) return;
 
   var words = banner.dataset;
   function say(template, values) {
@@ -293,6 +293,8 @@
             put(entry).then(sync);
           }));
           item.appendChild(button(words.drop, function () {
+            // Both versions are on screen; what was typed goes only when the scorer says so twice.
+            if (!window.confirm(words.dropConfirm)) return;
             entries().then(function (now) {
               var next = nextOfMatch(now, entry);
               if (next) { next.chained = false; return put(next); }
