@@ -292,6 +292,29 @@
             entry.message = "";
             put(entry).then(sync);
           }));
+          if (entry.theirs) {
+            // Or mine replaces the hand recorded meanwhile: a correction, which needs a reason.
+            var reasonId = "offline-reason-" + entry.id;
+            var label = document.createElement("label");
+            label.htmlFor = reasonId;
+            label.textContent = words.reason;
+            var reason = document.createElement("input");
+            reason.id = reasonId;
+            reason.type = "text";
+            reason.maxLength = 500;
+            item.appendChild(label);
+            item.appendChild(reason);
+            item.appendChild(button(say(words.sendCorrection, { number: entry.theirs.number }), function () {
+              if (!reason.value.trim()) { reason.setAttribute("aria-invalid", "true"); reason.focus(); return; }
+              field(entry, "version", entry.current);
+              field(entry, "reason", reason.value.trim());
+              entry.sendUrl = entry.theirs.url + "send/";
+              entry.key = newKey();
+              entry.state = "waiting";
+              entry.message = "";
+              put(entry).then(sync);
+            }));
+          }
           item.appendChild(button(words.drop, function () {
             // Both versions are on screen; what was typed goes only when the scorer says so twice.
             if (!window.confirm(words.dropConfirm)) return;
