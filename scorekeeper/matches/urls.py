@@ -14,6 +14,7 @@ urlpatterns = [
     path("matches/<int:pk>/hands/check/", views_live.hand_check, name="hand-check"),
     path("matches/<int:pk>/hands/<int:number>/", views.hand_detail, name="hand-detail"),
     path("matches/<int:pk>/hands/<int:number>/correct/", views.hand_correct, name="hand-correct"),
+    path("matches/<int:pk>/hands/<int:number>/send/", views_offline.hand_send, name="hand-send-correction"),
     path("matches/<int:pk>/hands/<int:number>/check/", views_live.hand_check, name="hand-check-correction"),
     path("matches/<int:pk>/hands/<int:number>/history/", views.hand_history, name="hand-history"),
     path("matches/<int:pk>/hands/<int:number>/answer/", views_confirm.hand_answer, name="hand-answer"),

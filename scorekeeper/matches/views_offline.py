@@ -86,8 +86,10 @@ def service_worker(request):
 
 @require_POST
 @scorer_required
-def hand_send(request, match):
-    """A queued hand, as the hand form posts it, with its ``Idempotency-Key``."""
+def hand_send(request, match, number: int | None = None):
+    """A queued hand, as the hand form posts it, with its ``Idempotency-Key``; with ``number``
+    (``…/hands/<n>/send/``), sent as a correction of hand ``n`` (the scorer's choice after a
+    conflict), which then needs a ``reason``."""
     key = (request.headers.get(HEADER) or "").strip(" \t")
     if not KEY.fullmatch(key):
         message = _("%(header)s must be 1 to %(most)s printable ASCII characters (a UUID, say)") % {
@@ -107,7 +109,7 @@ def hand_send(request, match):
             response = JsonResponse(entry.response, status=entry.status_code)
             response["Idempotent-Replayed"] = "true"
             return response
-        status, body = _send(request, match)
+        status, body = _send(request, match, number)
         if status == 201:
             idempotency_store(entry=entry, status_code=status, response=body)
         else:
@@ -115,16 +117,25 @@ def hand_send(request, match):
     return JsonResponse(body, status=status)
 
 
-def _send(request, match) -> tuple[int, dict]:
-    blocked = _blocked(match, correcting=False)
+def _send(request, match, number: int | None) -> tuple[int, dict]:
+    if number is not None and not selectors.match_current_hands(match=match).filter(number=number).exists():
+        return 404, {
+            "code": "not_found",
+            "message": _("the match has no hand %(number)s") % {"number": number},
+        }
+    blocked = _blocked(match, correcting=number is not None)
     if blocked:
         return 409, {"code": "refused", "message": blocked}
     names = _seat_names(match)
     form = hand_form_class(match.game)(
-        request.POST, game=match.game, seats=names, options=match.options, state=match.state
+        request.POST,
+        game=match.game,
+        seats=names,
+        options=match.options,
+        state=match.state if number is None else None,
     )
     context = {"match": match, "names": names}
-    status, done = _submit(request, match, None, form, context, announce=False)
+    status, done = _submit(request, match, number, form, context, announce=False)
     if done is not None:
         hand = context["saved"]
         return 201, {

@@ -146,3 +146,34 @@ def test_a_conflicting_hand_is_dropped_only_after_the_scorer_confirms(
     assert asked == ["Drop the hand you typed? It will not be sent, and this cannot be undone."] * 2
     assert Hand.objects.filter(match=table).count() == 1
     assert Hand.objects.get(match=table, number=1).recorded_by == jakob
+
+
+def test_a_conflicting_hand_sent_as_a_correction_keeps_both_versions(
+    live_server, phone, table, django_user_model
+):
+    base = live_server.url
+    context = phone()
+    page = context.new_page()
+    ready_offline(page, base, table)
+    hands = demo_hands("partie-1")
+
+    context.set_offline(True)
+    page.goto(f"{base}/matches/{table.pk}/hands/new/")
+    fill_piquet_hand(page, hands[0])
+    save(page)
+    banner = page.locator("#offline-banner")
+    expect(banner).to_contain_text("Hands waiting to send: 1")
+    jakob = django_user_model.objects.create_user("jakob")
+    table.scorers.add(jakob)
+    theirs = {**RECORD_1, "declared": [43, 23]}
+    hand_record(match=table, record=theirs, by=jakob, version=table.version)
+    context.set_offline(False)
+    conflict = banner.locator("li[data-state=conflict]")
+    expect(conflict).to_have_count(1)
+
+    conflict.get_by_label("Why mine replaces it (kept in the audit log)").fill("typed at the table first")
+    banner.get_by_role("button", name="Send mine as a correction of hand 1").click()
+    expect(banner.locator("li[data-state=sent]")).to_contain_text("sent: hand 1 recorded")
+    versions = list(Hand.objects.filter(match=table, number=1).order_by("version"))
+    assert [h.recorded_by.username for h in versions] == ["jakob", "marie"]  # neither is lost
+    assert [n for n, _declared in stored(table)] == [1]

@@ -112,3 +112,21 @@ def test_only_a_scorer_sends(scorer, piquet_match, other_user):
     response = scorer.post(reverse("hand-send", args=[piquet_match.pk]), DEAL_1, HTTP_IDEMPOTENCY_KEY="x")
 
     assert response.status_code == 403 and not Hand.objects.exists()
+
+
+def test_after_a_conflict_a_queued_hand_may_be_sent_as_a_correction(scorer, piquet_match, other_user):
+    piquet_match.scorers.add(other_user)
+    hand_record(match=piquet_match, record=RECORD_1, by=other_user, version=piquet_match.version)
+    piquet_match.refresh_from_db()
+    url = reverse("hand-send-correction", args=[piquet_match.pk, 1])
+    mine = {**DEAL_1, "declared_0": "43", "version": piquet_match.version}
+
+    response = scorer.post(url, {**mine, "reason": "typed offline at the table"}, HTTP_IDEMPOTENCY_KEY="c-2")
+    body = response.json()
+    assert response.status_code == 201 and body["number"] == 1
+    assert body["version"] == piquet_match.version + 1
+    assert Hand.objects.filter(match=piquet_match, number=1).count() == 2  # the old version stays
+    missing = scorer.post(
+        reverse("hand-send-correction", args=[piquet_match.pk, 9]), mine, HTTP_IDEMPOTENCY_KEY="c-3"
+    )
+    assert missing.status_code == 404 and missing.json()["code"] == "not_found"

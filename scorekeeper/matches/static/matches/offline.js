@@ -293,7 +293,7 @@
             put(entry).then(sync);
           }));
           if (entry.theirs) {
-            // Or mine replaces the hand recorded meanwhile: a correction, which needs a reason.
+            // Or mine replaces the hand recorded meanwhile: a correction (its reason goes to the audit log).
             var reasonId = "offline-reason-" + entry.id;
             var label = document.createElement("label");
             label.htmlFor = reasonId;
@@ -305,7 +305,6 @@
             item.appendChild(label);
             item.appendChild(reason);
             item.appendChild(button(say(words.sendCorrection, { number: entry.theirs.number }), function () {
-              if (!reason.value.trim()) { reason.setAttribute("aria-invalid", "true"); reason.focus(); return; }
               field(entry, "version", entry.current);
               field(entry, "reason", reason.value.trim());
               entry.sendUrl = entry.theirs.url + "send/";
