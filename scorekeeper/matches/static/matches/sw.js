@@ -40,6 +40,10 @@ self.addEventListener("message", function (event) {
         return kept ? kept.text() : null;
       }).then(function (user) {
         if (user === String(data.user)) return null;
+        if (user === null) {
+          // The first word since this cache began: what it holds was seen by this user.
+          return cache.put("/__user__", new Response(String(data.user)));
+        }
         return caches.delete(PAGES_CACHE).then(function () {
           return caches.open(PAGES_CACHE);
         }).then(function (fresh) {
