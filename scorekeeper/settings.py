@@ -98,6 +98,8 @@ CONTENT_SECURITY_POLICY = {
         "script-src": ["'self'"],
         "style-src": ["'self'"],
         "img-src": ["'self'"],
+        # The offline service worker (/sw.js, views_offline.py), this site's only.
+        "worker-src": ["'self'"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
         "form-action": ["'self'"],

@@ -342,8 +342,10 @@ def _blocked(match: Match, *, correcting: bool) -> str:
     return ""
 
 
-def _submit(request, match: Match, number: int | None, form, context: dict[str, Any]):
-    """Validate and send the hand to the service; returns (status, redirect or None)."""
+def _submit(request, match: Match, number: int | None, form, context: dict[str, Any], *, announce=True):
+    """Validate and send the hand to the service; returns (status, redirect or None). The
+    saved hand is ``context["saved"]``; ``announce`` False leaves out the page's message (the
+    offline queue says what became of each hand itself)."""
     if not form.is_valid():
         return 400, None
     data = form.cleaned_data
@@ -378,8 +380,11 @@ def _submit(request, match: Match, number: int | None, form, context: dict[str, 
         match.refresh_from_db()
         context["refused"] = exc.message
         return (409 if isinstance(exc, errors.Conflict) else 400), None
+    context["saved"] = hand
     done = {"number": hand.number}
-    if hand.status == hand.Status.DISPUTED and number is None:
+    if not announce:
+        pass
+    elif hand.status == hand.Status.DISPUTED and number is None:
         messages.warning(
             request, _("Hand %(number)s recorded as disputed: the declared scores stand.") % done
         )

@@ -22,6 +22,7 @@ POLICY = {
     "script-src": {"'self'"},
     "style-src": {"'self'"},
     "img-src": {"'self'"},
+    "worker-src": {"'self'"},
     "object-src": {"'none'"},
     "base-uri": {"'self'"},
     "form-action": {"'self'"},
