@@ -32,8 +32,8 @@ SEQUENCE = f"{TABLE}_id_seq"
 #: The partitioned table's indexes (migration 0005), built on a fresh partition so that the
 #: attach adopts them: (name suffix, columns).
 INDEXES = (
-    ("order", "pool_id, finished_at, match_id"),
-    ("player", "pool_id, player_id, finished_at, match_id"),
+    ("order", "pool_id, played_at, match_id"),
+    ("player", "pool_id, player_id, played_at, match_id"),
 )
 
 

@@ -72,7 +72,7 @@ def cul_overall(*, player: Player) -> dict[str, float | None]:
 
 def player_rating_history(*, player: Player | int, game: str) -> QuerySet[RatingHistory]:
     """The player's rated matches in a pool, newest first."""
-    return RatingHistory.objects.filter(pool__game=game, player=player).order_by("-finished_at", "-match_id")
+    return RatingHistory.objects.filter(pool__game=game, player=player).order_by("-played_at", "-match_id")
 
 
 def recompute_jobs() -> QuerySet[RecomputeJob]:

@@ -98,7 +98,7 @@ def _rating_chart(history):
     labels = [""]
     for row in history:
         values.append(page_selectors.conservative(row.mu_after, row.sigma_after))
-        labels.append(_day(row.finished_at))
+        labels.append(_day(row.played_at))
     return line_chart(values, labels)
 
 
@@ -112,8 +112,8 @@ def _chart_desc(history) -> str:
         len(history),
     ) % {
         "count": len(history),
-        "first": _day(first.finished_at),
-        "last": _day(last.finished_at),
+        "first": _day(first.played_at),
+        "last": _day(last.played_at),
         "start": page_selectors.conservative(first.mu_before, first.sigma_before),
         "end": page_selectors.conservative(last.mu_after, last.sigma_after),
     }

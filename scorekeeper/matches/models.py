@@ -95,6 +95,18 @@ class Match(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    #: When the match was played, as its scorer gave it (a score sheet entered afterwards);
+    #: empty for a match recorded as it is played, which was played when its last hand was
+    #: recorded. The ratings rate a pool's matches in the order they were played.
+    played_at = models.DateTimeField(
+        _("played at"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "When the match was played, if it was entered afterwards; empty for a match recorded "
+            "as it was played (its last hand is when it was played)."
+        ),
+    )
     #: Bumped by every write to the match or its hands; clients send it back to detect races.
     version = models.PositiveIntegerField(
         _("version"), default=0, help_text=_("Goes up by one with every change to the match or its hands.")
@@ -303,6 +315,7 @@ class AuditEntry(models.Model):
         MATCH_VOID = "match_void", _("match voided")
         MATCH_REOPEN = "match_reopen", _("match reopened")
         MATCH_RECOMPUTE = "match_recompute", _("match recomputed")
+        MATCH_PLAYED_AT = "match_played_at", _("date played changed")
 
     # Only ``match`` and ``at`` are indexed: the log is read per match (newest first) and, in
     # the admin, as a whole by date; every index costs each write an insert.

@@ -59,7 +59,11 @@ MOVED_CONTENT_TYPES = {("matches", "idempotencykey"): ("idempotency", "idempoten
 #: The columns the upgrade adds to a table of the previous release (model, field names), every
 #: one nullable: the rows written before it have NULL there. The site's rows are written by this
 #: release's services, so these columns exist while they write and are dropped before the upgrade.
-ADDED_FIELDS = {("outbox", "OutboxMessage"): ("alive_at",)}
+ADDED_FIELDS = {("outbox", "OutboxMessage"): ("alive_at",), ("matches", "Match"): ("played_at",)}
+#: The columns the upgrade renames, keeping their values: (app, model, field) → its old column.
+#: Given their new names while this release's services populate the site, the old ones again
+#: before the upgrade.
+RENAMED_FIELDS = {("ratings", "RatingHistory", "played_at"): "finished_at"}
 
 
 def added_fields():
@@ -69,6 +73,17 @@ def added_fields():
             field = model._meta.get_field(name)
             assert field.null, f"{model_name}.{name}: a column added to old rows must be nullable"
             yield model, field
+
+
+def renamed_fields():
+    """(model, field as this release has it, the field under its old column)."""
+    for (app, model_name, name), old_column in RENAMED_FIELDS.items():
+        model = django_apps.get_model(app, model_name)
+        field = model._meta.get_field(name)
+        old = field.clone()
+        old.set_attributes_from_name(old_column)
+        old.model = model
+        yield model, field, old
 
 
 def drop_every_table():
@@ -147,7 +162,6 @@ def every_table() -> dict[str, list]:
     return found
 
 
-
 def fingerprint(method: str, path: str, body) -> str:
     """An idempotency key's fingerprint as the previous release computed it (api/idempotency.py
     then): the HMAC of the request's method, path, If-Match and body."""
@@ -173,6 +187,7 @@ def test_an_upgrade_from_the_previous_release_keeps_every_row_sheet_and_rating(
     previous_release, tasks_in_process, client
 ):
     old, this_release = previous_release
+    old_schema = database_schema()
     assert {app: name for app, name in migrations().items() if app in PREVIOUS_RELEASE} == PREVIOUS_RELEASE
     assert not set(migrations()) & NEW_APPS
     # This release's services write the site's rows at the previous release's schema: its
@@ -180,6 +195,8 @@ def test_an_upgrade_from_the_previous_release_keeps_every_row_sheet_and_rating(
     with connection.schema_editor() as editor:
         for model, field in added_fields():
             editor.add_field(model, field)
+        for model, field, former in renamed_fields():
+            editor.alter_field(model, former, field)
     then = database_schema()
     assert {RENAMED_TABLES.get(table, table): shape for table, shape in then.items()} == this_release
     site = populate(client)
@@ -193,21 +210,32 @@ def test_an_upgrade_from_the_previous_release_keeps_every_row_sheet_and_rating(
     )  # fmt: skip
     for model, field in added_fields():  # the previous release had no such values
         assert not model.objects.filter(**{f"{field.name}__isnull": False}).exists()
-    with connection.schema_editor() as editor:
-        for model, field in added_fields():
-            editor.remove_field(model, field)
-    before = every_table()
-    assert [table for table, rows in before.items() if not rows] == []  # a row in every table
     assert (
         Hand.objects.filter(status="superseded").exists() and Hand.objects.filter(status="disputed").exists()
     )
+    # Read through this release's models, so while their columns are there.
     sheets, ratings = every_sheet(), every_rating()
     assert ratings[0] and ratings[1]
+    with connection.schema_editor() as editor:
+        for model, field in added_fields():
+            editor.remove_field(model, field)
+        for model, field, former in renamed_fields():
+            editor.alter_field(model, field, former)
+    assert database_schema() == old_schema  # the previous release's, exactly
+    before = every_table()
+    assert [table for table, rows in before.items() if not rows] == []  # a row in every table
 
     call_command("migrate", verbosity=0)  # the upgrade
     ContentType.objects.clear_cache()
 
     expected = {RENAMED_TABLES.get(table, table): rows for table, rows in before.items()}
+    for model, field, former in renamed_fields():
+        table = model._meta.db_table
+        expected[table] = sorted(
+            ({(field.column if key == former.column else key): value for key, value in row.items()}
+             for row in expected[table]),
+            key=repr,
+        )  # fmt: skip
     for model, field in added_fields():
         table = model._meta.db_table
         expected[table] = [{**row, field.column: None} for row in expected[table]]
