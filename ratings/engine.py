@@ -1,20 +1,24 @@
 """The skill rating engine: Weng–Lin Bayesian updates, in plain Python and numpy (no Django).
 
 One ``Rater`` is one rating model with its parameters. The Django side keeps, per pool (one
-pool per game key), a dict player → ``Rating`` and calls ``replay_arrays`` with the matches to
-rate, in the pool's order: the new ones after a finished match, or all of them from an empty
-dict to rebuild the pool. Both give the same floats: there is one implementation of the update,
-on arrays, which rates matches in waves that share no player (below, "the update, on
-arrays"), and ``Rater.rate`` is a replay of one match.
+pool per game key), a dict player → ``Rating`` (and one player → day of his last rated match)
+and calls ``replay_arrays`` with the matches to rate, in the pool's order: the new ones after a
+finished match, or all of them from empty dicts to rebuild the pool. Both give the same floats:
+there is one implementation of the update, on arrays, which rates matches in waves that share
+no player (below, "the update, on arrays"), and ``Rater.rate`` is a replay of one match.
 
 The updates are Algorithms 1 (full-pairing Bradley–Terry, the default) and 4 (Plackett–Luce)
 of Weng & Lin (2011), "A Bayesian approximation method for online ranking", as openskill's
 ``BradleyTerryFull.rate`` and ``PlackettLuce.rate`` compute them (tests/ratings compare them to
-1e-9 on thousands of random untied matches), on arrays because a full recompute of a pool must
-be at least as fast as openskill's own loop. One deliberate difference: tied sides. openskill
-means to give tied sides the same change of mu, but its averaging step works on aliased objects
-and does nothing; here it is done, so that a draw between equals leaves them equal
-(docs/ratings.md, "Ties").
+1e-9 on thousands of random matches, ties included), on arrays because a full recompute of a
+pool must be at least as fast as openskill's own loop. Additions, each off at its neutral
+value: the pairs of a table of n sides may weigh (n − 1)^−x each (``pair_weight_exponent``), so
+that a six-player table is not six independent games for every player; a player's sigma grows
+with the days since his last rated match (``gamma``, capped at the prior's); two sides get
+win, draw and loss probabilities from one draw parameter (``draw_share``).
+
+A tie is what the update's own model says it is, half a win in each pair of tied sides; it is
+not averaged afterwards (docs/ratings.md, "Ties").
 
 Which model, which parameters and which displayed rating were chosen by the back-test of
 ``ratings.backtest``; the table is in docs/ratings.md.
@@ -23,6 +27,7 @@ Which model, which parameters and which displayed rating were chosen by the back
 from __future__ import annotations
 
 import collections
+import dataclasses
 import functools
 import itertools
 import math
@@ -111,6 +116,14 @@ class Rater:
     grows with the number of sides, so that predictions are too sure with two sides and too
     timid with six; a number, c = λ·√mean(sigma² + beta²)·(2/n)^``win_field_exponent`` for n
     sides (exponent 0: the same scale for any table size).
+
+    ``gamma``: a player's variance grows by gamma² per day since his last rated match (as in
+    Glicko), never above the prior's sigma²; only matches that carry a ``day`` let time pass.
+    ``pair_weight_exponent`` x: in the Bradley–Terry update each pair of an n-side match is a
+    game of weight (n − 1)^−x (0: openskill's full pairing, every pair a whole game; 1: a
+    side's n − 1 games weigh one game in all). ``draw_share`` δ: the chance that two equal
+    sides draw; for two sides whose win probability (a draw counted half) is p, the draw's is
+    δ·4p(1 − p), so that win, draw and loss sum to 1 and the win probability is unchanged.
     """
 
     name: str = "plackett-luce"
@@ -126,6 +139,9 @@ class Rater:
     provisional_sigma: float = math.inf
     win_scale: float | None = None
     win_field_exponent: float = 0.0
+    gamma: float = 0.0
+    pair_weight_exponent: float = 0.0
+    draw_share: float = 0.0
     _beta2: float = field(init=False, repr=False, compare=False)
     _tau2: float = field(init=False, repr=False, compare=False)
 
@@ -135,9 +151,11 @@ class Rater:
                 raise ValueError(f"{key} must be > 0, not {getattr(self, key)!r}")
         if self.win_scale is not None and not self.win_scale > 0:
             raise ValueError(f"win_scale must be > 0 or None, not {self.win_scale!r}")
-        for key in ("tau", "kappa", "z"):
+        for key in ("tau", "kappa", "z", "gamma", "pair_weight_exponent"):
             if not getattr(self, key) >= 0:
                 raise ValueError(f"{key} must be ≥ 0, not {getattr(self, key)!r}")
+        if not 0 <= self.draw_share <= 0.5:
+            raise ValueError(f"draw_share must be between 0 and 0.5, not {self.draw_share!r}")
         if self.model not in MODELS:
             raise ValueError(f"model must be one of {', '.join(MODELS)}, not {self.model!r}")
         if self.win_formula not in WIN_FORMULAS:
@@ -147,6 +165,22 @@ class Rater:
         object.__setattr__(self, "_beta2", self.beta * self.beta)
         object.__setattr__(self, "_tau2", self.tau * self.tau)
 
+    #: The parameters a pool may fit (``ratings_fit``) and store; the rest are the display's.
+    FITTED = ("model", "beta", "tau", "gamma", "win_scale", "win_field_exponent", "pair_weight_exponent",
+              "draw_share")  # fmt: skip
+
+    def fitted_parameters(self) -> dict:
+        """The model's fitted parameters as plain JSON values (what a pool stores)."""
+        return {key: getattr(self, key) for key in self.FITTED}
+
+    def with_parameters(self, parameters: dict, name: str | None = None) -> Rater:
+        """This rater with some fitted parameters replaced (ValueError on an unknown or
+        impossible one): a pool's stored parameters over the default."""
+        unknown = set(parameters) - set(self.FITTED)
+        if unknown:
+            raise ValueError(f"not a fitted parameter: {', '.join(sorted(unknown))}")
+        return dataclasses.replace(self, name=name or self.name, **parameters)
+
     @classmethod
     def default(cls) -> Rater:
         """The model and parameters chosen by the back-test (docs/ratings.md)."""
@@ -155,6 +189,16 @@ class Rater:
     def prior(self) -> Rating:
         """An unknown player's rating."""
         return Rating(self.mu, self.sigma)
+
+    def aged(self, rating: Rating, days: float) -> Rating:
+        """The rating after ``days`` without a rated match: its variance grown by gamma² a
+        day, capped at the prior's (a rating already less sure than the prior stays as it is).
+        What the update rates a returning player from, and what a prediction uses."""
+        if not days > 0 or self.gamma == 0:
+            return rating
+        var = rating.sigma * rating.sigma
+        cap = max(var, self.sigma * self.sigma)
+        return Rating(rating.mu, math.sqrt(min(var + self.gamma * self.gamma * days, cap)))
 
     # -- the update ----------------------------------------------------------------
     def rate(self, sides: Sequence[Sequence[Rating]], places: Sequence[int]) -> list[list[Rating]]:
@@ -230,16 +274,28 @@ class Rater:
         return [w / total for w in wins]
 
     def draw_probability(self, sides: Sequence[Sequence[Rating]]) -> float | None:
-        """For two sides, the chance they tie (openskill's ``predict_draw``); else ``None``."""
+        """For two sides, the chance they draw, δ·4p(1 − p) (``draw_share``); else ``None``."""
         _check_match(sides)
         if len(sides) != 2:
             return None
-        mus, s2s, _ = self._c(sides)
-        players = len(sides[0]) + len(sides[1])
-        margin = math.sqrt(players) * self.beta * _NORMAL.inv_cdf((1 + 1 / players) / 2)
-        spread = math.sqrt(2 * self._beta2 + s2s[0] + s2s[1])
-        diff = mus[0] - mus[1]
-        return _NORMAL.cdf((margin - diff) / spread) - _NORMAL.cdf((-diff - margin) / spread)
+        return self.draw_from_win(self.win_probabilities(sides)[0])
+
+    def draw_from_win(self, p: float) -> float:
+        """The draw probability of two sides when the first one's win probability (a draw
+        counted half) is ``p``: largest between equals, δ; never more than twice the smaller
+        side's p, so that no outcome gets a negative probability."""
+        return self.draw_share * 4 * p * (1 - p)
+
+    def outcome_probabilities(self, sides: Sequence[Sequence[Rating]]) -> tuple[float, float, float]:
+        """Two sides: the first one's probabilities of a win, a draw and a loss (Σ = 1).
+
+        The win probability of ``win_probabilities`` counts a draw as half a win (as a tie
+        counts in the update and in the back-test): win = p − d/2, loss = 1 − p − d/2."""
+        if len(sides) != 2:
+            raise ValueError(f"win, draw and loss are for two sides, not {len(sides)}")
+        p = self.win_probabilities(sides)[0]
+        d = self.draw_from_win(p)
+        return p - d / 2, d, 1 - p - d / 2
 
     def expected_ranks(self, sides: Sequence[Sequence[Rating]]) -> list[float]:
         """Each side's expected place, 1 … n: 1 + Σ P(the other side finishes ahead).
@@ -301,11 +357,15 @@ def first_place_probabilities(means: Sequence[float], sds: Sequence[float]) -> l
 
 @dataclass(frozen=True, slots=True)
 class MatchOutcome:
-    """One finished match of a pool: its players side by side, and each side's place (1-based)."""
+    """One finished match of a pool: its players side by side, each side's place (1-based)
+    and, if known, the ``day`` it was played (days since any fixed epoch, fractions allowed):
+    a player's sigma grows with the days since his last match (``Rater.gamma``). A match
+    without a day lets no time pass."""
 
     match_id: Hashable
     sides: tuple[tuple[Hashable, ...], ...]
     places: tuple[int, ...]
+    day: float | None = None
 
 
 class PlayerChange(NamedTuple):
@@ -480,10 +540,11 @@ def _plackett_luce_odds(rater: Rater, team_mu, team_var, side_match, first_side,
     return exps / np.bincount(side_match, exps, n)[side_match]
 
 
-def _rate_waves(rater: Rater, w: _Waves, mu: np.ndarray, sigma: np.ndarray):
+def _rate_waves(rater: Rater, w: _Waves, mu: np.ndarray, sigma: np.ndarray, elapsed: np.ndarray | None):
     """Rate every match of ``w``, wave after wave; ``mu`` and ``sigma`` (per player index) are
-    updated in place. Returns, per slot in wave order, mu and sigma before and after, and per
-    side each side's pre-match win probability."""
+    updated in place. ``elapsed``: per slot in wave order, the days since the player's last
+    rated match (None: no time passes). Returns, per slot in wave order, mu and sigma before
+    and after, and per side each side's pre-match win probability."""
     slots = len(w.players)
     mu_before, sigma_before = np.empty(slots), np.empty(slots)
     mu_after, sigma_after = np.empty(slots), np.empty(slots)
@@ -495,19 +556,22 @@ def _rate_waves(rater: Rater, w: _Waves, mu: np.ndarray, sigma: np.ndarray):
     # Bradley–Terry scores each game: 1 if i is placed ahead of q, ½ for a tie, else 0.
     score = np.where(w.places[w.game_q] > w.places[w.game_i], 1.0,
                      np.where(w.places[w.game_q] == w.places[w.game_i], 0.5, 0.0))  # fmt: skip
-    # Tied sides (the same place in one match) are a group; else a side is its own.
-    group = np.arange(len(w.sizes))
-    same = (w.places[w.pair_a] == w.places[w.pair_b]) & (w.pair_b < w.pair_a)
-    np.minimum.at(group, w.pair_a[same], w.pair_b[same])
-    tied = np.zeros(len(w.order), bool)
-    tied[w.side_match[w.pair_a[same]]] = True
-    tied_waves = np.add.reduceat(tied, [b[0] for b in w.bounds]).tolist()
-    for (m0, m1, d0, d1, s0, s1, g0, g1, p0, p1), has_tie in zip(w.bounds, tied_waves, strict=True):
+    if bradley_terry and rater.pair_weight_exponent:
+        # Each game of an n-side match weighs (n − 1)^−x: scores and expectations alike.
+        n = w.side_count[w.side_match[w.game_i]]
+        game_weight = (n - 1.0) ** -rater.pair_weight_exponent
+    else:
+        game_weight = None
+    growth = rater.gamma * rater.gamma if elapsed is not None else 0.0
+    prior2 = rater.sigma * rater.sigma
+    for m0, m1, d0, d1, s0, s1, g0, g1, p0, p1 in w.bounds:
         players = w.players[s0:s1]
         side = w.slot_side[s0:s1] - d0
         sides = d1 - d0
         m, s = mu[players], sigma[players]
         var = s * s
+        if growth:  # the days away, capped at the prior (never shrinking a looser rating)
+            var = np.minimum(var + growth * elapsed[s0:s1], np.maximum(var, prior2))
         v = var + tau2  # sigma grows by tau before the match (as openskill)
         team_mu = np.bincount(side, m, sides)
         team_var = np.bincount(side, var, sides)  # the prediction's
@@ -519,8 +583,9 @@ def _rate_waves(rater: Rater, w: _Waves, mu: np.ndarray, sigma: np.ndarray):
         else:
             odds[d0:d1] = _scalar_odds(rater, team_mu, team_var, w.sizes[d0:d1], w.side_count[m0:m1])
         if bradley_terry:
+            weight = None if game_weight is None else game_weight[g0:g1]
             omega, delta = _bradley_terry_full(team_mu, team_s2, w.game_i[g0:g1] - d0, w.game_q[g0:g1] - d0,
-                                               score[g0:g1], two_beta2, sides)  # fmt: skip
+                                               score[g0:g1], two_beta2, sides, weight)  # fmt: skip
         else:
             a, b = w.pair_a[p0:p1] - d0, w.pair_b[p0:p1] - d0
             omega, delta = _plackett_luce(team_mu, team_s2, w.places[d0:d1], side_match, a, b, beta2, m1 - m0)
@@ -528,23 +593,24 @@ def _rate_waves(rater: Rater, w: _Waves, mu: np.ndarray, sigma: np.ndarray):
         share = v / s2  # 1 exactly for a player alone on his side
         new_mu = m + share * omega[side]
         new_sigma = np.sqrt(v * np.maximum(1 - share * delta[side], kappa))
-        if has_tie:
-            new_mu = _equalise_ties(m, new_mu, side, group[d0:d1] - d0, w.sizes[d0:d1], sides)
         mu_before[s0:s1], sigma_before[s0:s1] = m, s
         mu_after[s0:s1], sigma_after[s0:s1] = new_mu, new_sigma
         mu[players], sigma[players] = new_mu, new_sigma
     return mu_before, sigma_before, mu_after, sigma_after, odds
 
 
-def _bradley_terry_full(team_mu, team_s2, i, q, score, two_beta2, sides):
+def _bradley_terry_full(team_mu, team_s2, i, q, score, two_beta2, sides, weight=None):
     """Weng & Lin's Algorithm 1 (every pair of sides is one game): each side's Ω and Δ.
     Each game (i, q) adds to i's sums and then to q's, in the order of the games, as
-    openskill's loops do."""
+    openskill's loops do; ``weight`` (per game, or None for 1) scales a game's terms."""
     s2_i, s2_q = team_s2[i], team_s2[q]
     c = np.sqrt(s2_i + s2_q + two_beta2)
     p = 1 / (1 + np.exp((team_mu[q] - team_mu[i]) / c))  # i beats q
     surprise = score - p
     spread = p * (1 - p) / (c * c * c)
+    if weight is not None:
+        surprise = surprise * weight
+        spread = spread * weight
     # Δ's term is γ·(σ²/c)/c·p(1 − p) with γ = σ/c: σ³/c³·p(1 − p).
     cubes = team_s2 * np.sqrt(team_s2)
     both = np.empty(2 * len(i), np.int64)
@@ -579,18 +645,6 @@ def _plackett_luce(team_mu, team_s2, places, side_match, a, b, beta2, matches):
     return omega, delta
 
 
-def _equalise_ties(mu, new_mu, side, group, sizes, sides):
-    """Give tied sides the mean of their changes of mu (what openskill's averaging means).
-
-    A side's change is the mean change of its players; each player of a tied side is shifted
-    by the group's mean side change minus his side's, so that players within a side keep
-    their relative shares and tied sides move alike (an untied side's shift is 0). Sigmas
-    are left as computed."""
-    change = np.bincount(side, new_mu - mu, sides) / sizes
-    mean = np.bincount(group, change, sides)[group] / np.bincount(group, None, sides)[group]
-    return new_mu + (mean - change)[side]
-
-
 def _scalar_odds(rater: Rater, team_mu, team_var, sizes, side_count):
     """The ``pairwise`` and ``thurstone`` win formulas, match by match (back-test candidates)."""
     out = []
@@ -600,6 +654,35 @@ def _scalar_odds(rater: Rater, team_mu, team_var, sizes, side_count):
         out.extend(rater._win(mus[start : start + n], s2s[start : start + n], ks[start : start + n]))
         start += n
     return out
+
+
+def _days_away(players: np.ndarray, player_count: int, slot_day: np.ndarray, known_day: np.ndarray):
+    """Per slot (given order), the days since the player's last match that had a day (0 when
+    there is none, or this match has none, or it comes before that day); and per player index
+    the day of his last match that had one, after these (NaN: none).
+
+    Each player's slots, in order, follow his known day; NaN days (matches without one) are
+    filled forward from the one before, so that they pass no time."""
+    slots = len(players)
+    # One run per player: his known day, then his slots' days in the given order.
+    key = np.concatenate((np.arange(player_count), players))
+    value = np.concatenate((known_day, slot_day))
+    order = np.argsort(key, kind="stable")  # a player's known day first: it comes first
+    value = value[order]
+    head = np.zeros(len(order), bool)
+    head[np.searchsorted(key[order], np.arange(player_count))] = True
+    position = np.where(head | ~np.isnan(value), np.arange(len(order)), 0)
+    filled = value[np.maximum.accumulate(position)]  # the last day known, within the player's run
+    previous = np.empty_like(filled)
+    previous[1:] = filled[:-1]
+    previous[head] = np.nan
+    gap = value - previous
+    gap = np.where(np.isnan(gap), 0.0, np.maximum(gap, 0.0))
+    elapsed = np.empty(slots)
+    is_slot = order >= player_count
+    elapsed[order[is_slot] - player_count] = gap[is_slot]
+    ends = np.append(np.flatnonzero(head)[1:], len(order)) - 1
+    return elapsed, filled[ends]
 
 
 class Replayed(NamedTuple):
@@ -621,20 +704,28 @@ class Replayed(NamedTuple):
 
 
 def replay_arrays(
-    rater: Rater, matches: Iterable[MatchOutcome], ratings: dict[Hashable, Rating] | None = None
+    rater: Rater,
+    matches: Iterable[MatchOutcome],
+    ratings: dict[Hashable, Rating] | None = None,
+    last_day: dict[Hashable, float] | None = None,
 ) -> Replayed:
     """Rate ``matches`` in the given order, all at once (``replay`` yields them one by one).
 
     ``ratings`` (player → Rating) is the pool's state before the first match, updated in
-    place; players not in it start from ``rater.prior()``. A full recompute passes an empty
-    dict; an incremental update passes the current ratings. Same inputs, same floats, however
-    the matches are split between calls. A player may appear only once in a match (ValueError
+    place; players not in it start from ``rater.prior()``. ``last_day`` (player → the day of
+    his last rated match that had one) is read and updated in place too: a player's sigma
+    grows with the days from it to his next match's ``day`` (``Rater.aged``); a player not in
+    it, or a match without a day, lets no time pass. A full recompute passes empty dicts; an
+    incremental update passes the pool's current ones. Same inputs, same floats, however the
+    matches are split between calls. A player may appear only once in a match (ValueError
     otherwise). Anything with the attributes ``match_id``, ``sides`` and ``places`` of
-    ``MatchOutcome`` is a match.
+    ``MatchOutcome`` (and optionally ``day``) is a match.
     """
     matches = list(matches)
     if ratings is None:
         ratings = {}
+    if last_day is None:
+        last_day = {}
     if not matches:
         nothing = np.zeros(0)
         return Replayed([], np.zeros(0, np.int64), [], np.zeros(0, np.int64), np.zeros(0, np.int64),
@@ -679,7 +770,21 @@ def replay_arrays(
     mu = np.array([r.mu for r in known])
     sigma = np.array([r.sigma for r in known])
     w = _Waves(players, len(ids), side_count, slot_count, sizes, places)
-    mu_before, sigma_before, mu_after, sigma_after, odds = _rate_waves(rater, w, mu, sigma)
+    days = [getattr(m, "day", None) for m in matches]
+    if any(day is not None for day in days):
+        try:
+            match_day = np.array([math.nan if day is None else float(day) for day in days])
+        except (TypeError, ValueError):
+            raise ValueError("a match's day must be a number of days, or None") from None
+        if not np.isfinite(match_day[~np.isnan(match_day)]).all():
+            raise ValueError("a match's day must be a finite number of days, or None")
+        known_day = np.array([last_day.get(p, math.nan) for p in ids], float)
+        elapsed, final_day = _days_away(players, len(ids), match_day[match_of_slot], known_day)
+        elapsed = elapsed[w.given_slot]  # in wave order
+        last_day.update((ids[i], d) for i, d in enumerate(final_day.tolist()) if d == d)
+    else:
+        elapsed = None
+    mu_before, sigma_before, mu_after, sigma_after, odds = _rate_waves(rater, w, mu, sigma, elapsed)
     ratings.update(zip(ids, map(Rating, mu.tolist(), sigma.tolist()), strict=True))
     at = w.given_slot  # back from wave order to the given order
 
@@ -700,10 +805,11 @@ def replay(
     rater: Rater,
     matches: Iterable[MatchOutcome],
     ratings: dict[Hashable, Rating] | None = None,
+    last_day: dict[Hashable, float] | None = None,
 ) -> Iterator[RatedMatch]:
     """``replay_arrays``, match by match: each rated match with its players' ratings before
     and after it and its sides' pre-match win probabilities."""
-    done = replay_arrays(rater, matches, ratings)
+    done = replay_arrays(rater, matches, ratings, last_day)
     columns = zip(done.side.tolist(), done.mu_before.tolist(), done.sigma_before.tolist(),
                   done.mu_after.tolist(), done.sigma_after.tolist(), done.win_probability.tolist(),
                   strict=True)  # fmt: skip
@@ -730,4 +836,6 @@ DEFAULT = Rater(
     win_field_exponent=0.15,
     z=1.0,
     provisional_matches=10,
+    gamma=0.2,
+    draw_share=0.043,
 )

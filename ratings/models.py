@@ -62,6 +62,16 @@ class RatingPool(models.Model):
         help_text=_("The last full recompute that rebuilt this pool."),
     )
     recomputed_at = models.DateTimeField(_("recomputed at"), null=True, blank=True)
+    #: The model's parameters fitted to this pool's matches (``manage.py ratings_fit``), over the
+    #: default's: ``{}`` until fitted, or when the pool is too small and keeps the defaults.
+    parameters = models.JSONField(
+        _("model parameters"),
+        default=dict,
+        blank=True,
+        help_text=_("The rating model's parameters fitted to this pool's matches; empty: the defaults."),
+    )
+    #: What the last fit found: when, on how many matches, each candidate's Brier score.
+    fit_report = models.JSONField(_("last fit"), default=dict, blank=True)
 
     class Meta:
         ordering = ["game"]

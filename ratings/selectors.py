@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.conf import settings
 from django.db.models import F, QuerySet, Window
 from django.db.models.functions import Rank
+from django.utils import timezone
 
 from scorekeeper.matches.models import Match, Player, Seat
 
@@ -93,21 +95,29 @@ class Prediction:
     draw_probability: float | None
 
 
-def predict(*, game: str, sides: Sequence[Sequence[Player]]) -> Prediction:
-    """Each side's probability of the first place, its expected rank and, for two sides, the
-    chance of a draw, from the players' current ratings (the prior for a player not rated yet)."""
-    r = rater()
+def predict(*, game: str, sides: Sequence[Sequence[Player]], at: datetime | None = None) -> Prediction:
+    """Each side's probability of the first place (a draw counted half), its expected rank
+    and, for two sides, the chance of a draw, from the players' current ratings (the prior
+    for a player not rated yet), each aged by the days since his last rated match to ``at``
+    (default now), as the pool's next match would rate them: the pool's rater
+    (``ratings.services.rater(game)``), the one model behind every number shown."""
+    r = rater(game)
+    at = at or timezone.now()
     ids = [p.pk for side in sides for p in side]
     current = {row.player_id: row for row in PlayerRating.objects.filter(pool__game=game, player_id__in=ids)}
     prior = r.prior()
-    beliefs = [
+    shown = [
         [Rating(current[p.pk].mu, current[p.pk].sigma) if p.pk in current else prior for p in side]
         for side in sides
+    ]
+    beliefs = [
+        [r.aged(belief, _days_away(current.get(p.pk), at)) for p, belief in zip(side, row, strict=True)]
+        for side, row in zip(sides, shown, strict=True)
     ]
     wins = r.win_probabilities(beliefs)
     ranks = r.expected_ranks(beliefs)
     out = []
-    for side, side_beliefs, win, rank in zip(sides, beliefs, wins, ranks, strict=True):
+    for side, side_beliefs, win, rank in zip(sides, shown, wins, ranks, strict=True):
         players = []
         for player, belief in zip(side, side_beliefs, strict=True):
             row = current.get(player.pk)
@@ -123,3 +133,10 @@ def predict(*, game: str, sides: Sequence[Sequence[Player]]) -> Prediction:
             })  # fmt: skip
         out.append(SidePrediction(players, win, rank))
     return Prediction(game, out, r.draw_probability(beliefs))
+
+
+def _days_away(row: PlayerRating | None, at: datetime) -> float:
+    """Days from the player's last rated match to ``at`` (0 for a player not rated)."""
+    if row is None or row.last_played_at is None:
+        return 0.0
+    return max(0.0, (at - row.last_played_at).total_seconds() / 86400)

@@ -49,8 +49,8 @@ from scorekeeper.matches.models import Match, Seat
 from scorekeeper.outbox.services import outbox_enqueue, outbox_enqueue_group
 from scorekeeper.rules import UnknownGame, find_ruleset
 
-from . import bulk, history_table
-from .engine import Rater, Rating, Replayed, replay_arrays
+from . import bulk, fitting, history_table
+from .engine import MatchOutcome, Rater, Rating, Replayed, replay_arrays
 from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool, RecomputeJob
 
 log = logging.getLogger(__name__)
@@ -64,9 +64,46 @@ RATE_CHUNK = 25_000
 READ_AHEAD = 128_000
 
 
-def rater() -> Rater:
-    """The rating model of every pool (chosen by the back-test: docs/ratings.md)."""
-    return Rater.default()
+def rater(game: str | None = None) -> Rater:
+    """The rating model of ``game``'s pool: the default (chosen by the back-test:
+    docs/ratings.md) with the parameters fitted to the pool's own matches, if any
+    (``rating_pool_fit``); the default itself for ``None`` or a pool not fitted. Every number
+    of a pool comes from it: the replay, its history's win probabilities, ``/predict``."""
+    default = Rater.default()
+    if game is None:
+        return default
+    parameters = RatingPool.objects.filter(game=game).values_list("parameters", flat=True).first()
+    if not parameters:
+        return default
+    try:
+        return default.with_parameters(parameters, name=f"{default.name}:{game}")
+    except (TypeError, ValueError):
+        log.warning("pool %s: stored parameters %r are not the model's; the defaults serve", game, parameters)
+        return default
+
+
+def rating_pool_fit(*, game: str, min_matches: int | None = None) -> dict[str, Any]:
+    """Fit the model's parameters to the pool's own matches (``ratings.fitting.fit``: a few
+    candidates, the best by Brier score on the later matches, and the pool's draw share),
+    store them with the pool, and rebuild the pool with them (a full recompute of it). A pool
+    too small keeps the defaults. Returns what the fit found."""
+    pool = _pool(game)
+    outcomes = [
+        MatchOutcome(m.match_id, m.sides, m.places, getattr(m, "day", None)) for m in pool_matches(game)
+    ]
+    floor = fitting.MIN_MATCHES if min_matches is None else min_matches
+    found = fitting.fit(outcomes, min_matches=floor)
+    report = {
+        "fitted_at": timezone.now().isoformat(),
+        "matches": found.matches,
+        "scored": found.scored,
+        "reason": found.reason,
+        "candidates": [{"parameters": params, "brier": brier} for params, brier in found.briers],
+    }
+    with transaction.atomic():
+        RatingPool.objects.filter(pk=pool.pk).update(parameters=found.parameters, fit_report=report)
+    job = rating_recompute_request(games=[game])
+    return {**report, "parameters": found.parameters, "recompute_job": job.pk}
 
 
 # -- events (the receiver of scorekeeper.matches.signals.match_changed, in its transaction)
@@ -188,6 +225,15 @@ class PoolMatch(NamedTuple):
     played_at: datetime
     sides: tuple[tuple[int, ...], ...]
     places: tuple[int, ...]
+    #: When it was played, in days since 1970-01-01 UTC: the time the engine's decay counts.
+    day: float
+
+
+def played_day(moment: datetime) -> float:
+    """``moment`` in days since 1970-01-01 UTC, from its whole microseconds (the same float
+    whether the time came from the database's integer or from a ``datetime``)."""
+    delta = moment - _UNIX_EPOCH
+    return ((delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds) / 86_400_000_000
 
 
 def _pool(game: str) -> RatingPool:
@@ -366,8 +412,8 @@ def _outcome(match, at, placements, players, partnerships) -> PoolMatch | None:
             tuple(p for p, t in zip(players, partnerships, strict=True) if t == team) for team in teams
         )
         places = tuple(placements[partnerships.index(team)] for team in teams)
-        return PoolMatch(match, at, sides, places)
-    return PoolMatch(match, at, tuple(zip(players)), tuple(placements))  # one-player sides
+        return PoolMatch(match, at, sides, places, played_day(at))
+    return PoolMatch(match, at, tuple(zip(players)), tuple(placements), played_day(at))  # one-player sides
 
 
 def _pool_rate_from(
@@ -381,9 +427,11 @@ def _pool_rate_from(
     has from there and the ``changed`` ones (their events pending), at their places now. The
     caller holds the pool's lock. Returns how many matches were rated. ``read_aside``: a full
     recompute reads its matches in a thread on a connection of its own, as it rates and writes."""
-    r = rater()
+    r = rater(pool.game)
     history = RatingHistory.objects.filter(pool=pool)
     ratings: dict[int, Rating] = {}
+    #: Player → the day of his last rated match before those rated here (the engine's decay).
+    last_day: dict[int, float] = {}
     #: Players whose rating may change: their PlayerRating row is rewritten (or deleted).
     affected: set[int] = set()
     removed: set[int] = set()  # matches whose history rows were deleted
@@ -415,16 +463,19 @@ def _pool_rate_from(
         else:
             matches = _replay_from(pool, start, changed, ratings, removed)
             affected.update(ratings)
+            last_day.update(_last_days_before(pool, start, ratings))
+            # The others have no history from ``start`` on: their ratings are the current ones.
             newcomers = {p for m in matches for side in m.sides for p in side} - ratings.keys()
-            for player, mu, sigma in (
+            for player, mu, sigma, last_played in (
                 PlayerRating.objects.filter(pool=pool, player_id__in=newcomers)
                 .order_by()
-                .values_list("player_id", "mu", "sigma")
+                .values_list("player_id", "mu", "sigma", "last_played_at")
             ):
                 ratings[player] = Rating(mu, sigma)
+                last_day[player] = played_day(last_played)
         tally = _Tally() if full else None
         with bulk.HistoryWriter(pool.pk, table=fresh) as writer:
-            rated, last = _rate(r, matches, ratings, writer, tally, affected)
+            rated, last = _rate(r, matches, ratings, last_day, writer, tally, affected)
     if fresh is not None:
         history_table.swap_partition(pool.pk, fresh)
     if full:
@@ -479,6 +530,21 @@ def _replay_from(
     return list(pool_matches(pool.game, start, removed | set(changed)))
 
 
+def _last_days_before(pool: RatingPool, start: tuple[datetime, int], players: Iterable[int]) -> dict:
+    """player → the day of his last rated match before ``start``, for those of ``players``
+    who have one (read through the players' index: each one's earlier rows)."""
+    at, match = start
+    rows = (
+        RatingHistory.objects.filter(pool=pool, player_id__in=list(players), played_at__lte=at)
+        .exclude(played_at=at, match_id__gte=match)
+        .order_by()
+        .values("player_id")
+        .annotate(last=Max("played_at"))
+        .values_list("player_id", "last")
+    )
+    return {player: played_day(last) for player, last in rows}
+
+
 class _Tally:
     """A full recompute's count per player: matches, wins (a shared first place counts) and
     the last one played, counted a chunk of rated matches at a time."""
@@ -496,16 +562,25 @@ class _Tally:
         self.last.update((player, done.matches[i].played_at) for player, i in last.items())
 
 
-def _rate(r: Rater, matches: Iterable[PoolMatch], ratings: dict, writer, tally: _Tally | None, affected: set):
+def _rate(
+    r: Rater,
+    matches: Iterable[PoolMatch],
+    ratings: dict,
+    last_day: dict,
+    writer,
+    tally: _Tally | None,
+    affected: set,
+):
     """The loop of a replay: the engine's ``replay_arrays`` rates the matches a chunk at a
-    time from ``ratings`` (updated), and their history rows are written; ``tally`` (a full
+    time from ``ratings`` and each player's ``last_day`` (both updated), and their history
+    rows are written; ``tally`` (a full
     recompute) counts each player's matches, wins and last match, else ``affected`` gets
     every player rated. Returns how many matches it rated and the last one."""
     rated = 0
     last = None
     matches = iter(matches)
     while chunk := list(itertools.islice(matches, RATE_CHUNK)):
-        done = replay_arrays(r, chunk, ratings)
+        done = replay_arrays(r, chunk, ratings, last_day)
         writer.add(done)
         rated += len(chunk)
         last = chunk[-1]

@@ -28,15 +28,16 @@ requirement (requirements-dev.txt), is imported only when its candidates run.
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
 import math
 import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
-from ..engine import Rater, Rating, first_place_probabilities
-from .forecast import Forecaster
+from ..engine import MatchOutcome, Rater, Rating, first_place_probabilities, replay_arrays
 from .refit import DynamicRefit
 
 __all__ = [
@@ -63,6 +64,10 @@ class BacktestMatch:
     oracle: tuple[float, ...] | None = None
     #: Synthetic matches only: each side's true strength (its players' skills summed).
     truth: tuple[float, ...] | None = None
+    #: When it was played, in days since 1970-01-01 UTC (``"played_at"``); None: not given.
+    day: float | None = None
+    #: Synthetic two-sided matches only: the true probability of a draw.
+    oracle_draw: float | None = None
 
     def outcome(self) -> list[float]:
         """y: 1 for the winner, 1/t to each of t sides sharing the first place."""
@@ -113,7 +118,44 @@ def parse_match(data: Any, number: int = 1) -> BacktestMatch:
     for i, place in enumerate(places):
         if isinstance(place, bool) or not isinstance(place, int) or place < 1:
             raise _fail(number, f"places[{i}] must be an integer ≥ 1, not {place!r}")
-    return BacktestMatch(game, tuple(tuple(s) for s in sides), tuple(places))
+    day = None
+    if data.get("played_at") is not None:
+        day = _day(data["played_at"], number)
+    return BacktestMatch(game, tuple(tuple(s) for s in sides), tuple(places), day=day)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _day(value: Any, number: int) -> float:
+    """An ISO date or date and time as days since 1970-01-01 UTC (a time without a zone is UTC)."""
+    if isinstance(value, str):
+        try:
+            when = datetime.fromisoformat(value)
+        except ValueError:
+            when = None
+        if when is not None:
+            if when.tzinfo is None:
+                when = when.replace(tzinfo=UTC)
+            return (when - _EPOCH).total_seconds() / 86400
+        try:
+            return float((date.fromisoformat(value) - _EPOCH.date()).days)
+        except ValueError:
+            pass
+    raise _fail(number, f'"played_at" must be an ISO date or date and time, not {value!r}')
+
+
+def play_order(matches: Sequence[BacktestMatch]) -> list[int]:
+    """The matches' indices in the order they were played, as a pool orders them: by
+    ``day``, the given order among equals. A match without a day keeps its place after the
+    one before it (the first ones stay first) and lets no time pass."""
+    key = -math.inf
+    keys = []
+    for m in matches:
+        if m.day is not None:
+            key = m.day
+        keys.append(key)
+    return sorted(range(len(matches)), key=keys.__getitem__)
 
 
 def read_jsonl(lines: Iterable[str]) -> Iterator[BacktestMatch]:
@@ -129,9 +171,12 @@ def read_jsonl(lines: Iterable[str]) -> Iterator[BacktestMatch]:
 
 
 def write_jsonl(matches: Iterable[BacktestMatch]) -> Iterator[str]:
-    """The JSON lines ``read_jsonl`` reads (the oracle is not written)."""
+    """The JSON lines ``read_jsonl`` reads (the oracle is not written; a day as ``played_at``)."""
     for m in matches:
-        yield json.dumps({"game": m.game, "sides": [list(s) for s in m.sides], "places": list(m.places)})
+        line: dict[str, Any] = {"game": m.game, "sides": [list(s) for s in m.sides], "places": list(m.places)}
+        if m.day is not None:
+            line["played_at"] = datetime.fromtimestamp(m.day * 86400, UTC).isoformat()
+        yield json.dumps(line)
 
 
 # -- candidates -----------------------------------------------------------------------
@@ -152,28 +197,41 @@ class Candidate:
 
 
 class RaterPredictor:
-    """One of our ``Rater``s, one pool per game."""
+    """One of our ``Rater``s, one pool per game: the service's own forecaster.
+
+    ``forecast`` replays the matches through the engine's ``replay_arrays`` (days and all),
+    and each match's win probabilities are the ones the replay gives it before rating it:
+    the very floats a pool's history stores, ``/predict`` serves for the same ratings, and
+    ``--predictions`` writes."""
 
     def __init__(self, rater: Rater):
         self.rater = rater
-        self.prior = rater.prior()
         self.pools: dict[str, dict[Hashable, Rating]] = {}
+        self.days: dict[str, dict[Hashable, float]] = {}
 
-    def _sides(self, match: BacktestMatch) -> list[list[Rating]]:
-        pool = self.pools.setdefault(match.game, {})
-        prior = self.prior
-        return [[pool.get(p, prior) for p in side] for side in match.sides]
-
-    def predict(self, match: BacktestMatch) -> list[float]:
-        return self.rater.win_probabilities(self._sides(match))
-
-    def update(self, match: BacktestMatch) -> None:
-        sides = self._sides(match)
-        pool = self.pools[match.game]
-        after = self.rater.rate(sides, match.places)
-        for side, new in zip(match.sides, after, strict=True):
-            for player, rating in zip(side, new, strict=True):
-                pool[player] = rating
+    def forecast(self, matches: Sequence[BacktestMatch]) -> list[tuple[list[float], float | None]]:
+        """Per match (in the given order, each game its own pool): each side's pre-match
+        win probability and, for two sides, the draw's."""
+        by_game: dict[str, list[int]] = {}
+        for i, m in enumerate(matches):
+            by_game.setdefault(m.game, []).append(i)
+        out: list[Any] = [None] * len(matches)
+        for game, indexes in by_game.items():
+            outcomes = [MatchOutcome(i, matches[i].sides, matches[i].places, matches[i].day) for i in indexes]
+            done = replay_arrays(self.rater, outcomes, self.pools.setdefault(game, {}),
+                                 self.days.setdefault(game, {}))  # fmt: skip
+            odds = done.win_probability.tolist()
+            sides = done.side.tolist()
+            slot = 0
+            for i in indexes:
+                match = matches[i]
+                probabilities = [0.0] * len(match.sides)
+                for _ in range(sum(map(len, match.sides))):
+                    probabilities[sides[slot]] = odds[slot]
+                    slot += 1
+                draw = self.rater.draw_from_win(probabilities[0]) if len(probabilities) == 2 else None
+                out[i] = (probabilities, draw)
+        return out
 
 
 class OpenSkillPredictor:
@@ -205,6 +263,10 @@ class OpenSkillPredictor:
             return list(self.model.predict_win(sides))
         rater = Rater(beta=self.model.beta)
         return rater.win_probabilities([[Rating(r.mu, r.sigma) for r in s] for s in sides])
+
+    def draw(self, match: BacktestMatch) -> float | None:
+        """openskill's ``predict_draw``, two sides only."""
+        return self.model.predict_draw(self._sides(match)) if len(match.sides) == 2 else None
 
     def update(self, match: BacktestMatch) -> None:
         sides = self._sides(match)
@@ -282,11 +344,6 @@ def refit_predictor(params: DynamicRefit) -> PoolPredictor:
     return PoolPredictor(params.model)
 
 
-def forecast_predictor(**options: Any) -> PoolPredictor:
-    """The default predictions: a ``ratings.backtest.forecast.Forecaster`` per game pool."""
-    return PoolPredictor(lambda: Forecaster(**options))
-
-
 class OraclePredictor:
     """Knows the true skills: predicts the generator's own probabilities."""
 
@@ -294,6 +351,9 @@ class OraclePredictor:
         if match.oracle is None:
             raise ValueError("the oracle needs synthetic matches (they carry the true probabilities)")
         return list(match.oracle)
+
+    def draw(self, match: BacktestMatch) -> float | None:
+        return match.oracle_draw
 
     def update(self, match: BacktestMatch) -> None:
         pass
@@ -321,6 +381,24 @@ class Score:
     brier: float = 0.0
     #: (table size, bin index) → sums
     calibration: dict[tuple[int, int], Calibration] = field(default_factory=dict)
+    #: Two-sided matches with a predicted draw: how many, Σ predicted draw, draws seen.
+    draw_matches: int = 0
+    draw_predicted: float = 0.0
+    draw_observed: int = 0
+
+    def add_draw(self, predicted: float | None, places: Sequence[int]) -> None:
+        if predicted is None or len(places) != 2:
+            return
+        self.draw_matches += 1
+        self.draw_predicted += predicted
+        self.draw_observed += places[0] == places[1]
+
+    @property
+    def draw_rates(self) -> tuple[float, float] | None:
+        """(mean predicted, observed) draw rate of the two-sided matches, if it predicts draws."""
+        if not self.draw_matches:
+            return None
+        return self.draw_predicted / self.draw_matches, self.draw_observed / self.draw_matches
 
     def add(self, probabilities: Sequence[float], y: Sequence[float]) -> None:
         self.matches += 1
@@ -369,17 +447,34 @@ class Report:
         return (base - self.score(name).mean_brier) / (base - best)
 
 
-def run(matches: Iterable[BacktestMatch], candidates: Sequence[Candidate]) -> Report:
-    """Each candidate predicts every match before it updates on it, in the given order."""
-    predictors = [(c.make(), Score(c.name)) for c in candidates]
-    count = 0
+def run(matches: Iterable[BacktestMatch], candidates: Sequence[Candidate], score_from: int = 0) -> Report:
+    """Each candidate predicts every match before it updates on it, in play order
+    (``play_order``); the matches from ``score_from`` on (in that order) are scored."""
+    given = list(matches)
+    ordered = [given[i] for i in play_order(given)]
+    scored = ordered[score_from:]
+    scores = []
+    for candidate in candidates:
+        predictor = candidate.make()
+        score = Score(candidate.name)
+        forecast = _forecast(predictor, ordered)[score_from:]
+        for match, (probabilities, draw) in zip(scored, forecast, strict=True):
+            score.add(probabilities, match.outcome())
+            score.add_draw(draw, match.places)
+        scores.append(score)
+    return Report(len(scored), scores)
+
+
+def _forecast(predictor: Any, matches: Sequence[BacktestMatch]) -> list[tuple[list[float], float | None]]:
+    """A predictor's pre-match (win probabilities, draw probability) of every match, in order."""
+    if hasattr(predictor, "forecast"):
+        return predictor.forecast(matches)
+    out = []
+    draw = getattr(predictor, "draw", None)
     for match in matches:
-        count += 1
-        y = match.outcome()
-        for predictor, score in predictors:
-            score.add(predictor.predict(match), y)
-            predictor.update(match)
-    return Report(count, [s for _, s in predictors])
+        out.append((predictor.predict(match), draw(match) if draw else None))
+        predictor.update(match)
+    return out
 
 
 def format_report(report: Report) -> str:
@@ -388,14 +483,17 @@ def format_report(report: Report) -> str:
     width = max([len("candidate"), *map(len, names)])
     has_gap = "oracle" in names and "openskill-default" in names
     lines = [f"{report.matches} matches", ""]
-    head = f"| {'candidate':<{width}} | winner accuracy | log-loss | Brier  |"
-    rule = f"|{'-' * (width + 2)}|-----------------|----------|--------|"
+    head = f"| {'candidate':<{width}} | winner accuracy | log-loss | Brier  | draws predicted / seen |"
+    rule = f"|{'-' * (width + 2)}|-----------------|----------|--------|------------------------|"
     if has_gap:
         head += " Brier gap closed |"
         rule += "------------------|"
     lines += [head, rule]
     for s in report.scores:
-        row = f"| {s.name:<{width}} | {s.accuracy:15.4f} | {s.mean_log_loss:8.4f} | {s.mean_brier:.4f} |"
+        rates = s.draw_rates
+        draws = f"{rates[0]:.2%} / {rates[1]:.2%}" if rates else "—"
+        row = (f"| {s.name:<{width}} | {s.accuracy:15.4f} | {s.mean_log_loss:8.4f} | {s.mean_brier:.4f} |"
+               f" {draws:>22} |")  # fmt: skip
         if has_gap:
             row += f" {report.gap_closed(s.name):16.1%} |"
         lines.append(row)
@@ -421,29 +519,38 @@ def format_report(report: Report) -> str:
 class Generator:
     """Parameters of ``synthetic``; every figure is in units of one player's performance noise.
 
-    True skills start normal (deviation ``spread``) and follow an Ornstein–Uhlenbeck drift of
-    time constant ``drift_time`` (matches of the whole pool), so they wander but stay spread.
-    A player's activity is lognormal (``activity_sigma``); a quarter of the players are there
-    from the start, the others join at a uniform time in the first ``join_fraction`` of the
-    history. Each match has 2–6 sides (``sizes`` weights) and a four-player match is 2v2
-    with probability ``teams_share``. A player's performance is his skill plus a standard
-    normal, a team's the sum of its players'; two performances within ``tie_margin`` tie.
+    A league of ``players`` over ``days`` days, ``matches`` of them played at random moments
+    (each with its ``day``). True skills start normal (deviation ``spread``) and drift as an
+    Ornstein–Uhlenbeck process of time constant ``drift_days``, so they wander but stay
+    spread, and a player back from a long break may have changed. A player's activity is
+    lognormal (``activity_sigma``); a quarter of the players are there from the start, the
+    others join at a uniform day in the first ``join_fraction`` of the history; a share
+    ``break_share`` of them take one break of ``break_days`` (uniform) at a random day.
+    Each match has 2–6 sides (``sizes`` weights); a four-player table is 2 v 2 with
+    probability ``teams_share``. A player's performance is his skill plus a standard normal,
+    a team's the sum of its players'; two sides within ``draw_margin`` draw, and in a table of
+    more, two performances within ``tie_margin`` share a place.
     """
 
     players: int = 400
-    matches: int = 20_000
+    matches: int = 12_000
+    days: float = 1_100.0
     spread: float = 1.0
-    drift_time: float = 20_000.0
+    drift_days: float = 1_500.0
     activity_sigma: float = 1.0
     join_fraction: float = 0.6
+    break_share: float = 0.3
+    break_days: tuple[float, float] = (60.0, 400.0)
     sizes: tuple[float, ...] = (0.35, 0.2, 0.25, 0.1, 0.1)  # 2, 3, 4, 5, 6 sides or players
-    teams_share: float = 0.5
+    teams_share: float = 0.25
+    draw_margin: float = 0.08
     tie_margin: float = 0.02
     game: str = "synthetic"
 
 
 def synthetic(seed: int, generator: Generator | None = None, with_oracle: bool = True) -> list[BacktestMatch]:
-    """Matches with hidden drifting skills; each carries the true first-place probabilities.
+    """Matches with hidden drifting skills, in play order, each with its day and the true
+    first-place probabilities (and, for two sides, the true draw probability).
 
     ``with_oracle=False`` leaves them out (their quadrature is most of the cost): for the
     speed benchmark, which needs only the matches.
@@ -451,29 +558,36 @@ def synthetic(seed: int, generator: Generator | None = None, with_oracle: bool =
     g = generator or Generator()
     rng = random.Random(seed)
     skill = [rng.gauss(0, g.spread) for _ in range(g.players)]
-    seen_at = [0.0] * g.players
     # A quarter of the players are there from the start, the others join later.
-    join = [0.0 if rng.random() < 0.25 else rng.uniform(0, g.join_fraction * g.matches)
-            for _ in range(g.players)]
+    join = [0.0 if rng.random() < 0.25 else rng.uniform(0, g.join_fraction * g.days)
+            for _ in range(g.players)]  # fmt: skip
+    seen_at = list(join)
+    away = []
+    for p in range(g.players):
+        if rng.random() < g.break_share:
+            start = rng.uniform(join[p], g.days)
+            away.append((start, start + rng.uniform(*g.break_days)))
+        else:
+            away.append((math.inf, math.inf))
     weights = [rng.lognormvariate(0, g.activity_sigma) for _ in range(g.players)]
-    cum = []
-    total = 0.0
-    for w in weights:
-        total += w
-        cum.append(total)
+    cum = list(itertools.accumulate(weights))
     players = range(g.players)
+    days = sorted(rng.uniform(0, g.days) for _ in range(g.matches))
     out = []
-    for t in range(g.matches):
+    for day in days:
         size = rng.choices((2, 3, 4, 5, 6), weights=g.sizes)[0]
+        present = [p for p in players if join[p] <= day and not away[p][0] <= day < away[p][1]]
+        if len(present) < size:
+            continue
         chosen: list[int] = []
         while len(chosen) < size:
             p = rng.choices(players, cum_weights=cum)[0]
-            if p not in chosen and join[p] <= t:
+            if p not in chosen and join[p] <= day and not away[p][0] <= day < away[p][1]:
                 chosen.append(p)
         for p in chosen:  # the drift since he was last seen, exactly (OU process)
-            decay = math.exp(-(t - seen_at[p]) / g.drift_time)
+            decay = math.exp(-(day - seen_at[p]) / g.drift_days)
             skill[p] = skill[p] * decay + rng.gauss(0, g.spread * math.sqrt(1 - decay * decay))
-            seen_at[p] = t
+            seen_at[p] = day
         if size == 4 and rng.random() < g.teams_share:
             sides = ((chosen[0], chosen[1]), (chosen[2], chosen[3]))
         else:
@@ -481,16 +595,37 @@ def synthetic(seed: int, generator: Generator | None = None, with_oracle: bool =
         means = [sum(skill[p] for p in side) for side in sides]
         sds = [math.sqrt(len(side)) for side in sides]
         perf = [m + rng.gauss(0, s) for m, s in zip(means, sds, strict=True)]
-        order = sorted(range(len(sides)), key=lambda i: -perf[i])
-        places = [0] * len(sides)
-        for rank, i in enumerate(order):
-            prev = order[rank - 1] if rank else None
-            tie = prev is not None and perf[prev] - perf[i] < g.tie_margin
-            places[i] = places[prev] if tie else rank + 1
-        oracle = tuple(first_place_probabilities(means, sds)) if with_oracle else None
-        out.append(BacktestMatch(g.game, tuple(tuple(f"p{p}" for p in side) for side in sides),
-                                 tuple(places), oracle, tuple(means)))
+        oracle_draw = None
+        if len(sides) == 2:
+            gap = abs(perf[0] - perf[1])
+            places = [1, 1] if gap < g.draw_margin else [1, 2] if perf[0] > perf[1] else [2, 1]
+            oracle, oracle_draw = _two_sides_truth(means, sds, g.draw_margin)
+        else:
+            order = sorted(range(len(sides)), key=lambda i: -perf[i])
+            places = [0] * len(sides)
+            for rank, i in enumerate(order):
+                prev = order[rank - 1] if rank else None
+                tie = prev is not None and perf[prev] - perf[i] < g.tie_margin
+                places[i] = places[prev] if tie else rank + 1
+            oracle = tuple(first_place_probabilities(means, sds)) if with_oracle else None
+        out.append(BacktestMatch(g.game, tuple(tuple(f"p{p}" for p in side) for side in sides), tuple(places),
+                                 oracle if with_oracle else None, tuple(means), day,
+                                 oracle_draw if with_oracle else None))  # fmt: skip
     return out
+
+
+def _two_sides_truth(means, sds, margin) -> tuple[tuple[float, float], float]:
+    """Two sides' true win probabilities (a draw counted half) and the draw's."""
+    diff = means[0] - means[1]
+    spread = math.sqrt(sds[0] ** 2 + sds[1] ** 2)
+
+    def cdf(x: float) -> float:
+        return 0.5 * (1 + math.erf(x / (spread * math.sqrt(2))))
+
+    win = 1 - cdf(margin - diff)
+    draw = cdf(margin - diff) - cdf(-margin - diff)
+    first = win + draw / 2
+    return (first, 1 - first), draw
 
 
 # -- the candidates of the back-test ----------------------------------------------------
@@ -500,13 +635,18 @@ def synthetic(seed: int, generator: Generator | None = None, with_oracle: bool =
 PLACKETT_LUCE_TUNED = Rater(name="plackett-luce-tuned", tau=0.6, win_scale=2.0)
 
 
-def candidates(include_oracle: bool = True, include_refits: bool = True) -> list[Candidate]:
-    """The back-test's field: the default (``ratings.backtest.forecast``), its online half alone,
-    openskill's models at their defaults, the best Plackett–Luce update found, Elo, the
-    dynamic refit alone (slow: a pass over the history every 500 matches), the oracle."""
+def candidates(include_oracle: bool = True, include_refits: bool = False, rater: Rater | None = None
+               ) -> list[Candidate]:  # fmt: skip
+    """The back-test's field: the default (``rater``, else ``Rater.default()``: what the
+    service serves), the same update without the time decay or the pair weights (issue 11's
+    model), openskill's models at their defaults, the best Plackett–Luce update found, Elo,
+    optionally the dynamic batch refit (research: a pass over the history every 500
+    matches), and the oracle."""
+    default = rater or Rater.default()
+    issue_11 = default.with_parameters({"gamma": 0.0, "pair_weight_exponent": 0.0}, name="issue-11")
     out = [
-        Candidate("default", forecast_predictor),
-        Candidate("online-bt-full", lambda: RaterPredictor(Rater.default())),
+        Candidate("default", lambda: RaterPredictor(default)),
+        Candidate("no-decay-no-weights", lambda: RaterPredictor(issue_11)),
         Candidate("openskill-default", lambda: OpenSkillPredictor("PlackettLuce")),
         Candidate("openskill-bt-full", lambda: OpenSkillPredictor("BradleyTerryFull")),
         Candidate("openskill-tm-full", lambda: OpenSkillPredictor("ThurstoneMostellerFull")),
@@ -514,20 +654,24 @@ def candidates(include_oracle: bool = True, include_refits: bool = True) -> list
         Candidate("elo", lambda: EloPredictor()),
     ]
     if include_refits:
-        out += [
-            Candidate("dynamic-refit", lambda: refit_predictor(DynamicRefit())),
-        ]
+        out.append(Candidate("dynamic-refit", lambda: refit_predictor(DynamicRefit())))
     if include_oracle:
         out.append(Candidate("oracle", OraclePredictor))
     return out
 
 
-def default_predictions(matches: Iterable[BacktestMatch]) -> Iterator[list[float]]:
-    """The default model's pre-match win probabilities, one list per match, input order."""
-    predictor = forecast_predictor()
-    for match in matches:
-        yield predictor.predict(match)
-        predictor.update(match)
+def default_predictions(
+    matches: Iterable[BacktestMatch], rater: Rater | None = None
+) -> Iterator[list[float]]:
+    """The served model's pre-match win probabilities (``rater``, else ``Rater.default()``),
+    one list per match, in input order; rated in play order (``play_order``)."""
+    given = list(matches)
+    order = play_order(given)
+    forecast = RaterPredictor(rater or Rater.default()).forecast([given[i] for i in order])
+    out: list[Any] = [None] * len(given)
+    for i, (probabilities, _) in zip(order, forecast, strict=True):
+        out[i] = probabilities
+    yield from out
 
 
 # -- the displayed rating -----------------------------------------------------------------
@@ -576,10 +720,10 @@ def display_study(
     not top it).
     """
     predictor = RaterPredictor(rater)
+    predictor.forecast(matches)
     played: dict[Hashable, int] = {}
     truth: dict[Hashable, float] = {}
     for m in matches:
-        predictor.update(m)
         for s, side in enumerate(m.sides):
             for p in side:
                 played[p] = played.get(p, 0) + 1

@@ -12,7 +12,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ratings", "0005_history_partitioned_by_pool"),
+        ("ratings", "0006_pool_parameters"),
         ("matches", "0012_match_played_at"),
     ]
 

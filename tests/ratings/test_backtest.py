@@ -60,7 +60,7 @@ def test_a_tiny_report_has_the_metrics_of_every_candidate():
     assert 0 <= default.accuracy <= 1 and default.mean_log_loss > 0 and default.mean_brier > 0
     text = bt.format_report(report)
     for name in ("default", "openskill-default", "elo", "winner accuracy", "log-loss", "Brier",
-                 "calibration of default", "2 sides", "3 sides"):
+                 "calibration of default", "2 sides", "3 sides"):  # fmt: skip
         assert name in text
 
 
@@ -134,29 +134,66 @@ def test_the_refit_is_the_same_whole_or_match_by_match():
     assert all(sum(p) == pytest.approx(1) for p in got)
 
 
-def test_the_forecasters_ratings_are_replays_and_its_odds_a_blend():
-    from ratings.backtest.forecast import Forecaster
+def test_the_default_candidate_is_the_engines_replay_of_the_served_rater():
+    """One forecaster: the back-test's default, ``--predictions`` and a pool's history give the
+    same floats, those of ``replay_arrays`` with the served rater, days and all."""
     from ratings.engine import MatchOutcome, Rater, replay
 
-    matches = bt.synthetic(9, bt.Generator(players=30, matches=250))
-    forecaster = Forecaster(refit=DynamicRefit(every=40, epoch=50))
+    matches = bt.synthetic(9, bt.Generator(players=30, matches=250, days=100))
+    assert all(m.day is not None for m in matches)
+    outcomes = [MatchOutcome(i, m.sides, m.places, m.day) for i, m in enumerate(matches)]
+    replayed = [r.win_probabilities for r in replay(Rater.default(), outcomes, {}, {})]
+    assert list(bt.default_predictions(matches)) == replayed
+    forecast = bt.RaterPredictor(Rater.default()).forecast(matches)
+    assert [p for p, _ in forecast] == replayed
+    for (p, draw), m in zip(forecast, matches, strict=True):
+        assert draw == (Rater.default().draw_from_win(p[0]) if len(m.sides) == 2 else None)
+
+
+def test_played_at_orders_the_matches_and_lets_time_pass():
+    lines = [
+        '{"game": "g", "sides": [["a"], ["b"]], "places": [1, 2], "played_at": "2024-03-01T20:00:00"}',
+        '{"game": "g", "sides": [["a"], ["c"]], "places": [2, 1]}',
+        '{"game": "g", "sides": [["b"], ["c"]], "places": [1, 2], "played_at": "2024-01-01"}',
+        '{"game": "g", "sides": [["a"], ["b"]], "places": [1, 1], "played_at": "2024-02-01T10:00:00+01:00"}',
+    ]
+    matches = list(bt.read_jsonl(lines))
+    assert matches[2].day == 19723.0  # days since 1970-01-01
+    assert matches[1].day is None
+    # by day; the undated line stays after the one before it
+    assert bt.play_order(matches) == [2, 3, 0, 1]
+    assert list(bt.read_jsonl(bt.write_jsonl(matches))) == matches
+
+
+def test_a_played_at_that_is_not_a_date_names_the_line():
+    line = '{"game": "g", "sides": [["a"], ["b"]], "places": [1, 2], "played_at": "last tuesday"}'
+    with pytest.raises(bt.BacktestInputError, match='line 1: "played_at" must be an ISO date'):
+        list(bt.read_jsonl([line]))
+
+
+def test_the_generator_has_the_leagues_traits():
+    matches = bt.synthetic(5, bt.Generator(players=120, matches=3000))
+    two = [m for m in matches if len(m.sides) == 2]
+    draws = sum(m.places[0] == m.places[1] for m in two) / len(two)
+    assert 0.015 < draws < 0.05
+    four = [m for m in matches if sum(map(len, m.sides)) == 4]
+    assert 0.15 < sum(len(m.sides) == 2 for m in four) / len(four) < 0.35
+    days = [m.day for m in matches]
+    assert days == sorted(days) and days[-1] > 900
+    assert all(m.oracle_draw is not None for m in two)
+    first_day = {}
     for m in matches:
-        odds = forecaster.win_probabilities(m.sides)
-        assert sum(odds) == pytest.approx(1)
-        forecaster.update(m.sides, m.places)
-    ratings = {}
-    outcomes = (MatchOutcome(i, m.sides, m.places) for i, m in enumerate(matches))
-    list(replay(Rater.default(), outcomes, ratings))
-    assert forecaster.ratings == ratings
-    sides = matches[0].sides
-    online = Rater.default().win_probabilities([[ratings[p] for p in side] for side in sides])
-    batch = forecaster.refit.win_probabilities(sides)
-    assert forecaster.win_probabilities(sides) == pytest.approx(
-        [(a + b) / 2 for a, b in zip(online, batch, strict=True)])
+        for side in m.sides:
+            for p in side:
+                first_day.setdefault(p, m.day)
+    assert sum(d > 200 for d in first_day.values()) > len(first_day) / 3  # many join late
 
 
-def test_a_forecaster_refuses_a_weight_outside_zero_to_one():
-    from ratings.backtest.forecast import Forecaster
-
-    with pytest.raises(ValueError, match="weight"):
-        Forecaster(weight=1.5)
+def test_the_report_gives_predicted_and_observed_draw_rates():
+    matches = bt.synthetic(6, bt.Generator(players=60, matches=800))
+    names = ("default", "openskill-default", "oracle")
+    report = bt.run(matches, [c for c in bt.candidates() if c.name in names])
+    predicted, observed = report.score("default").draw_rates
+    assert 0 < predicted < 0.2 and 0 <= observed < 0.2
+    assert report.score("oracle").draw_rates[0] == pytest.approx(observed, abs=0.03)
+    assert "draws predicted / seen" in bt.format_report(report)

@@ -40,11 +40,22 @@ def test_a_draw_between_equal_teams_leaves_them_equal():
     assert a == b
 
 
-def test_tied_sides_of_different_strength_get_the_same_change_of_mu():
-    strong, weak, third = Rating(35.0, 3.0), Rating(15.0, 7.0), Rating(25.0, 5.0)
-    (s,), (w,), (t,) = RATER.rate([[strong], [weak], [third]], [1, 1, 3])
-    assert s.mu - strong.mu == pytest.approx(w.mu - weak.mu, abs=1e-12)
-    assert s.mu > strong.mu and t.mu < third.mu
+def test_a_tie_is_half_a_win_in_each_pair_not_an_average():
+    """Issue 20's example: 23.2±6.2 and 20.3±2.8 draw; the model moves the stronger down and
+    the weaker up (−0.161, +0.033), where averaging the changes lowered both."""
+    (a,), (b,) = RATER.rate([[Rating(23.2, 6.2)], [Rating(20.3, 2.8)]], [1, 1])
+    assert a.mu < 23.2 and b.mu > 20.3
+    issue_11 = Rater(model="bradley-terry-full", beta=8.0, tau=0.3)  # the parameters of the issue
+    (a,), (b,) = issue_11.rate([[Rating(23.2, 6.2)], [Rating(20.3, 2.8)]], [1, 1])
+    assert a.mu - 23.2 == pytest.approx(-0.161, abs=3e-3)
+    assert b.mu - 20.3 == pytest.approx(0.033, abs=1e-3)
+
+
+def test_a_strong_player_tied_for_second_behind_a_weak_winner_loses():
+    strong, weak = Rating(35.0, 3.0), Rating(15.0, 3.0)
+    after = RATER.rate([[weak], [strong], [Rating(25.0, 3.0)], [Rating(25.0, 3.0)], [weak]], [1, 2, 2, 4, 5])
+    assert after[0][0].mu > weak.mu
+    assert after[1][0].mu < strong.mu
 
 
 def test_tied_equals_among_others_stay_equal():
@@ -93,9 +104,28 @@ def test_the_stronger_side_is_favoured_and_expected_ahead():
 
 def test_draw_probability_is_for_two_sides_only():
     d = RATER.draw_probability([[P], [P]])
-    assert 0 < d < 1
+    assert d == pytest.approx(RATER.draw_share)
     assert RATER.draw_probability([[P], [P], [P]]) is None
     assert RATER.draw_probability([[Rating(60.0, 1.0)], [P]]) < d
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(ratings, min_size=1, max_size=3), min_size=2, max_size=2), st.floats(0, 0.5))
+def test_win_draw_and_loss_sum_to_one_and_keep_the_win_probability(sides, share):
+    rater = Rater(draw_share=share)
+    win, draw, loss = rater.outcome_probabilities(sides)
+    assert min(win, draw, loss) >= 0
+    assert win + draw + loss == pytest.approx(1, abs=1e-12)
+    assert win + draw / 2 == pytest.approx(rater.win_probabilities(sides)[0], abs=1e-12)
+    assert draw == rater.draw_probability(sides) <= share
+
+
+def test_two_equal_established_players_get_one_half_each_and_the_pools_draw_share():
+    """Issue 20: 0.5 / 0.5 to win and 0.487 to draw (1.49 in all) before."""
+    equal = Rating(30.0, 1.5)
+    win, draw, loss = RATER.outcome_probabilities([[equal], [equal]])
+    half = RATER.draw_share / 2
+    assert (win, draw, loss) == pytest.approx((0.5 - half, RATER.draw_share, 0.5 - half))
 
 
 def test_the_conservative_rating_is_mu_less_z_sigma():
@@ -108,7 +138,11 @@ def test_a_player_is_provisional_while_he_has_few_matches():
     assert not RATER.is_provisional(Rating(25.0, 1.0), 50)
 
 
-@pytest.mark.parametrize("key, value", [("sigma", 0), ("beta", -1), ("tau", -0.1), ("win_formula", "x")])
+@pytest.mark.parametrize(
+    "key, value",
+    [("sigma", 0), ("beta", -1), ("tau", -0.1), ("win_formula", "x"), ("gamma", -1), ("draw_share", 0.6),
+     ("pair_weight_exponent", -0.5)],
+)  # fmt: skip
 def test_a_rater_refuses_impossible_parameters(key, value):
     with pytest.raises(ValueError, match=key):
         Rater(**{key: value})

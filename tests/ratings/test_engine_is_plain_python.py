@@ -8,7 +8,6 @@ MODULES = (
     "ratings.cul",
     "ratings.backtest",
     "ratings.backtest.refit",
-    "ratings.backtest.forecast",
 )
 
 

@@ -1,12 +1,16 @@
 """`manage.py ratings_backtest`: the back-test of ratings/backtest/ on stored or given matches.
 
     manage.py ratings_backtest --game piquet            # the pool's rated matches, in its order
-    manage.py ratings_backtest --input matches.jsonl    # {"game", "sides", "places"} per line
+    manage.py ratings_backtest --input matches.jsonl    # {"game", "sides", "places"[, "played_at"]}
     manage.py ratings_backtest --synthetic 7            # the generator, with the oracle beside
-    ... --predictions out.jsonl                         # the default model's win probabilities
+    ... --predictions out.jsonl                         # the served model's win probabilities
 
-Every candidate predicts each match before it learns the outcome; the report gives winner
-accuracy, log-loss, Brier score and a calibration table per candidate. The report compares
+Every candidate predicts each match before it learns the outcome, in play order (by
+``played_at`` when the lines give it: a line without keeps its place after the one before and
+lets no time pass); the report gives winner accuracy, log-loss, Brier score, predicted against
+observed draws of two sides and a calibration table per candidate. The default candidate and
+``--predictions`` are the model the service serves: ``ratings.services.rater(game)`` for
+``--game`` (the pool's fitted parameters, if any), ``Rater.default()`` otherwise. The report compares
 openskill's models, a development requirement (requirements-dev.txt); the predictions alone
 (``--predictions OUT --no-report``) need only requirements.txt.
 """
@@ -19,7 +23,8 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from ratings import backtest
-from ratings.services import pool_matches
+from ratings.engine import Rater
+from ratings.services import pool_matches, rater
 from scorekeeper.rules import UnknownGame, find_ruleset
 
 
@@ -30,7 +35,9 @@ class Command(BaseCommand):
         source = parser.add_mutually_exclusive_group(required=True)
         source.add_argument("--game", help="replay the stored, rated matches of this game's pool")
         source.add_argument(
-            "--input", metavar="FILE", help='JSON lines {"game", "sides", "places"} ("-": stdin)'
+            "--input",
+            metavar="FILE",
+            help='JSON lines {"game", "sides", "places"[, "played_at"]} ("-": stdin)',
         )
         source.add_argument(
             "--synthetic", type=int, metavar="SEED", help="matches of the synthetic generator"
@@ -46,13 +53,14 @@ class Command(BaseCommand):
         if not no_report:
             _require_openskill()
         matches = self._matches(game, input, synthetic)
+        served = rater(game) if game is not None else Rater.default()
         if predictions:
             with open(predictions, "w", encoding="utf-8") as out:
-                for probabilities in backtest.default_predictions(matches):
+                for probabilities in backtest.default_predictions(matches, served):
                     out.write(json.dumps({"win_probabilities": probabilities}) + "\n")
         if not no_report:
             oracle = bool(matches) and all(m.oracle is not None for m in matches)
-            report = backtest.run(matches, backtest.candidates(include_oracle=oracle))
+            report = backtest.run(matches, backtest.candidates(include_oracle=oracle, rater=served))
             self.stdout.write(backtest.format_report(report))
 
     def _matches(self, game, path, seed) -> list[backtest.BacktestMatch]:
@@ -63,7 +71,10 @@ class Command(BaseCommand):
                 find_ruleset(game)
             except UnknownGame as exc:
                 raise CommandError(str(exc)) from None
-            return [backtest.BacktestMatch(game, m.sides, m.places) for m in pool_matches(game)]
+            return [
+                backtest.BacktestMatch(game, m.sides, m.places, day=getattr(m, "day", None))
+                for m in pool_matches(game)
+            ]
         try:
             stream = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
         except OSError as exc:
