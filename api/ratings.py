@@ -218,7 +218,7 @@ class Leaderboard(generics.GenericAPIView):
     @extend_schema(responses={200: LeaderboardEntrySerializer(many=True), **schema.errors(404)})
     def get(self, request, game: str):
         _game(game)
-        page = self.paginate_queryset(selectors.leaderboard(game=game))
+        page = selectors.leaderboard_places(self.paginate_queryset(selectors.leaderboard(game=game)))
         return self.get_paginated_response(LeaderboardEntrySerializer(page, many=True).data)
 
 

@@ -17,7 +17,7 @@ from scorekeeper.rules import RULESETS
 
 from .engine import Rating
 from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool
-from .selectors import leaderboard, min_matches, predict
+from .selectors import leaderboard, leaderboard_places, min_matches, predict
 from .services import rater
 
 
@@ -43,7 +43,7 @@ def leaderboards_overview(*, top: int = 5) -> list[dict[str, Any]]:
     )
     return [
         {"game": pool.game, "pool": pool, "listed": listed.get(pool.pk, 0),
-         "top": list(leaderboard(game=pool.game)[:top])}
+         "top": leaderboard_places(leaderboard(game=pool.game)[:top])}
         for pool in pools
     ]  # fmt: skip
 

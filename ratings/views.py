@@ -43,6 +43,7 @@ def leaderboard(request, game: str):
     if game not in RULESETS:
         raise Http404(f"unknown game {game!r}")
     page = Paginator(selectors.leaderboard(game=game), PLAYERS_PER_PAGE).get_page(request.GET.get("page"))
+    page.object_list = selectors.leaderboard_places(page.object_list)
     _mark(page.object_list)
     context = {"game": game, "page": page, "min_matches": selectors.min_matches()}
     return render(request, "ratings/leaderboard.html", context)

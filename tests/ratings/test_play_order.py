@@ -5,6 +5,7 @@ place: the pool is replayed from there, to exactly the floats of a recompute fro
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 
 import pytest
@@ -144,3 +145,26 @@ def test_inserting_matches_anywhere_then_processing_equals_a_recompute_from_noth
         assert recompute_from_nothing() == incremental
         assert len({row[2] for row in incremental[1]}) == len(entered)
         transaction.set_rollback(True)
+
+
+def test_a_player_back_after_a_year_is_rated_with_the_days_between_his_matches(sheet, players):
+    from ratings.engine import MatchOutcome, replay_arrays
+
+    year_ago = timezone.now() - timedelta(days=365)
+    old = sheet([0, 1], [10, 3], played_at=year_ago)
+    ratings.rating_events_process_all()  # alone: its players' last day is stored with them
+    new = sheet([0, 1], [2, 10])  # a year later
+    ratings.rating_events_process_all()
+
+    played = {row.match_id: row.played_at for row in RatingHistory.objects.all()}
+    outcomes = [
+        MatchOutcome(m.pk, ((players[0].pk,), (players[1].pk,)), places, ratings.played_day(played[m.pk]))
+        for m, places in [(old, (1, 2)), (new, (2, 1))]
+    ]
+    expected, undecayed = {}, {}
+    replay_arrays(ratings.rater("tally"), outcomes, expected, {})
+    replay_arrays(ratings.rater("tally"), [dataclasses.replace(o, day=None) for o in outcomes], undecayed, {})
+    ada = rating(players[0])
+    assert (ada.mu, ada.sigma) == tuple(expected[players[0].pk])
+    assert ada.sigma > undecayed[players[0].pk].sigma  # a year away made him less certain
+    assert recompute_from_nothing() == snapshot()

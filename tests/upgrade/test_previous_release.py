@@ -57,8 +57,9 @@ NEW_APPS = {"idempotency"}
 RENAMED_TABLES = {"matches_idempotencykey": "idempotency_idempotencykey"}
 MOVED_CONTENT_TYPES = {("matches", "idempotencykey"): ("idempotency", "idempotencykey")}
 #: The columns the upgrade adds to a table of the previous release (model, field names), every
-#: one nullable or with a default: the rows written before it have NULL or the default there. The site's rows are written by this
-#: release's services, so these columns exist while they write and are dropped before the upgrade.
+#: one nullable or with a default: the rows written before it have NULL or the default there.
+#: The site's rows are written by this release's services, so these columns exist while they
+#: write and are dropped before the upgrade.
 ADDED_FIELDS = {
     ("outbox", "OutboxMessage"): ("alive_at",),
     ("matches", "Match"): ("played_at",),
