@@ -15,7 +15,7 @@ from scorekeeper.matches.models import Match, Player, Seat
 
 from .cul import figures_from_state, overall_cul_rating_pct
 from .engine import Rating
-from .models import PlayerRating, RatingHistory, RecomputeJob
+from .models import PlayerRating, RatingHistory, RatingPool, RecomputeJob
 from .services import rater
 
 
@@ -27,8 +27,12 @@ def min_matches() -> int:
 def leaderboard(*, game: str) -> QuerySet[PlayerRating]:
     """The listed players of a pool, best conservative rating first (a page of it through the
     leaderboard index); ``leaderboard_places`` gives a page's rows their places."""
+    # The pool's id as a value: joined by its game, the planner cannot tell the pool's rows
+    # from the others', and sorted every listed player (64 ms at 20,000) for a page of them
+    # instead of reading them off the leaderboard index (1 ms).
+    pool = RatingPool.objects.filter(game=game).values_list("pk", flat=True).first()
     return (
-        PlayerRating.objects.filter(pool__game=game, matches__gte=min_matches())
+        PlayerRating.objects.filter(pool_id=pool, matches__gte=min_matches())
         .select_related("player")
         .order_by("-conservative", "player_id")
     )
