@@ -229,7 +229,11 @@ class RatingValueSerializer(serializers.Serializer):
 
 class HistoryEntrySerializer(serializers.Serializer):
     match = serializers.IntegerField(source="match_id")
-    finished_at = serializers.DateTimeField()
+    played_at = serializers.DateTimeField(
+        help_text=gettext_lazy(
+            "when the match was played: its place in the order the pool rates its matches in"
+        )
+    )
     side = serializers.IntegerField(help_text=gettext_lazy("his side, 0-based (piquet-voleur: his team)"))
     place = serializers.IntegerField(
         help_text=gettext_lazy("his side's finishing place in the match, from 1 (a tie shares it)")

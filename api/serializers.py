@@ -342,6 +342,7 @@ class MatchSerializer(serializers.ModelSerializer):
             "created_at",
             "updated_at",
             "confirmed_at",
+            "played_at",
         ]
 
     def get_created_by(self, match) -> str | None:
@@ -388,6 +389,16 @@ class MatchCreateSerializer(BodySerializer):
         ),
     )
     title = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    played_at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=gettext_lazy(
+            "for a score sheet entered afterwards: when the match was played (not in the future; "
+            "`played_at_future`). Left out, it was played when its last hand is recorded. The "
+            "ratings rate a pool's matches in the order they were played"
+        ),
+    )
 
 
 class MatchFilterSerializer(serializers.Serializer):

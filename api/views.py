@@ -367,6 +367,7 @@ class MatchList(generics.GenericAPIView):
             options=data["options"],
             teams=data.get("teams"),
             title=data["title"],
+            played_at=data["played_at"],
         )
         match = _match(match.pk)
         headers = {**_etag(match), "Location": reverse("api:match-detail", args=[match.pk], request=request)}

@@ -43,7 +43,7 @@ class RatingHistoryAdmin(ReadOnlyAdmin):
         "player",
         "pool",
         "match",
-        "finished_at",
+        "played_at",
         "place",
         "mu_before",
         "mu_after",

@@ -123,10 +123,10 @@ def rows_of_matches(rows: Iterable[RatingHistory]) -> list[RatingHistory]:
     condition = Q()
     keys: dict[int, dict] = defaultdict(lambda: {"at": set(), "ids": set()})
     for row in rows:
-        keys[row.pool_id]["at"].add(row.finished_at)
+        keys[row.pool_id]["at"].add(row.played_at)
         keys[row.pool_id]["ids"].add(row.match_id)
     if not keys:
         return []
     for pool, key in keys.items():
-        condition |= Q(pool_id=pool, finished_at__in=key["at"], match_id__in=key["ids"])
+        condition |= Q(pool_id=pool, played_at__in=key["at"], match_id__in=key["ids"])
     return list(RatingHistory.objects.filter(condition))

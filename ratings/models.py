@@ -9,7 +9,8 @@ Every row below can be deleted and rebuilt by a full recompute with the same flo
   the win probability the model gave his side before the match.
 - ``RatingEvent``: "look at this match again" (finished, corrected while finished, voided,
   reopened), written in the same transaction as that write; processed by a Celery task.
-  The time of a match's first event is its place in the pool's order.
+  A match's place in the pool's order is when it was played: the time its scorer gave, else
+  the time of its first event (when it first finished).
 - ``RecomputeJob``: a full recompute (nightly or asked for by staff), with its progress.
 """
 
@@ -32,7 +33,7 @@ class RatingPool(models.Model):
     matches = models.PositiveIntegerField(
         _("rated matches"), default=0, help_text=_("The matches the pool has rated: finished, not void.")
     )
-    #: The last match of the pool's order that was rated, and when it finished.
+    #: The last match of the pool's order that was rated, and when it was played.
     last_match = models.ForeignKey(
         "matches.Match",
         null=True,
@@ -43,7 +44,10 @@ class RatingPool(models.Model):
         verbose_name=_("last rated match"),
     )
     last_finished_at = models.DateTimeField(
-        _("last match finished at"), null=True, blank=True, help_text=_("When the last rated match finished.")
+        _("last match played at"),
+        null=True,
+        blank=True,
+        help_text=_("When the last match of the pool's order was played."),
     )
     updated_at = models.DateTimeField(_("updated at"), null=True, blank=True)
     #: The last full recompute that rebuilt this pool (a redelivered pool task skips it).
@@ -142,9 +146,10 @@ class RatingHistory(models.Model):
         db_constraint=False,
         verbose_name=_("match"),
     )
-    #: The match's place in the pool's order (with its id): when it first finished.
-    finished_at = models.DateTimeField(
-        _("finished at"), help_text=_("When the match first finished: its place in the pool's order.")
+    #: The match's place in the pool's order (with its id): when it was played, the time its
+    #: scorer gave (``Match.played_at``), else when it first finished (its last hand recorded).
+    played_at = models.DateTimeField(
+        _("played at"), help_text=_("When the match was played: its place in the pool's order.")
     )
     #: His side (0-based, seat order; piquet-voleur: the team) and its place (1-based, ties share).
     side = models.PositiveSmallIntegerField(
@@ -166,14 +171,14 @@ class RatingHistory(models.Model):
     )
 
     class Meta:
-        ordering = ["pool", "player", "-finished_at", "-match"]
+        ordering = ["pool", "player", "-played_at", "-match"]
         verbose_name = _("rating history entry")
         verbose_name_plural = _("rating history")
         # Two indexes only (each costs the bulk write of a recompute): a player's history in a
         # pool, and the pool in its order (a replay deletes and rewrites from a match on).
         indexes = [
-            models.Index(fields=["pool", "player", "finished_at", "match"], name="rating_history_player_idx"),
-            models.Index(fields=["pool", "finished_at", "match"], name="rating_history_order_idx"),
+            models.Index(fields=["pool", "player", "played_at", "match"], name="rating_history_player_idx"),
+            models.Index(fields=["pool", "played_at", "match"], name="rating_history_order_idx"),
         ]
 
     def __str__(self) -> str:

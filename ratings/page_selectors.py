@@ -74,7 +74,7 @@ def player_histories(*, player: Player | int) -> dict[str, list[RatingHistory]]:
     # Every pool named, so that the player's rows are found through the (pool, player, …) index
     # instead of a scan of every pool's history.
     rows = RatingHistory.objects.filter(pool_id__in=list(games), player=player).order_by(
-        "pool_id", "finished_at", "match_id"
+        "pool_id", "played_at", "match_id"
     )
     out: dict[str, list[RatingHistory]] = defaultdict(list)
     for row in rows:
@@ -97,11 +97,14 @@ def rating_changes(histories: dict[str, list[RatingHistory]], *, match_ids) -> d
 def match_rating_changes(*, match: Match) -> list[dict[str, Any]]:
     """Each player's explained rating change in a rated match, in seat order (empty while the
     match is not rated: in progress, void, or its event not processed yet)."""
-    # The match's place in the pool's order (its first rating event) leads to its rows through
-    # the history's order index, instead of a scan of the pool's rows for the match.
-    first_finished = RatingEvent.objects.filter(match=match).order_by("at").values("at")[:1]
+    # The match's place in the pool's order (when it was played: the time its scorer gave, else
+    # its first rating event) leads to its rows through the history's order index, instead of a
+    # scan of the pool's rows for the match.
+    played = match.played_at or Subquery(
+        RatingEvent.objects.filter(match=match).order_by("at").values("at")[:1]
+    )
     rows = list(
-        RatingHistory.objects.filter(match=match, pool__game=match.game, finished_at=Subquery(first_finished))
+        RatingHistory.objects.filter(match=match, pool__game=match.game, played_at=played)
         .select_related("player")
         .order_by("side", "player_id")
     )

@@ -124,7 +124,7 @@ def cul_overall(*, player: Player) -> dict[str, float | None]:
 
 def player_rating_history(*, player: Player | int, game: str) -> QuerySet[RatingHistory]:
     """The player's rated matches in a pool, newest first."""
-    return RatingHistory.objects.filter(pool__game=game, player=player).order_by("-finished_at", "-match_id")
+    return RatingHistory.objects.filter(pool__game=game, player=player).order_by("-played_at", "-match_id")
 
 
 def recompute_jobs() -> QuerySet[RecomputeJob]:
@@ -187,7 +187,7 @@ def predict(*, game: str, sides: Sequence[Sequence[Player]], at: datetime | None
 
 # -- seasons --------------------------------------------------------------------------------
 #: The history's column that orders a pool's matches in time: a season is a range of it.
-SEASON_TIME = "finished_at"
+SEASON_TIME = "played_at"
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,12 @@ How ratings follow the matches (docs/ratings.md, same heading):
   back with it.
 - ``rating_pool_update`` (the task ``ratings.event_process``) locks the pool row (one writer per
   pool), takes every pending event of the pool at once (triggers that came in meanwhile collapse
-  into this run) and replays the pool from the earliest match they touch, in the pool's order:
-  the time each match first finished (its first rating event), then its id. A finished match
-  at the end of that order is simply rated; an older one deletes the history from it on and
-  rates again from the ratings its players had just before it. Void matches are not in the
+  into this run) and replays the pool from the earliest place one of their matches had or now
+  has, in the pool's order: when each match was played (``Match.played_at``, the time its
+  scorer gave for a sheet entered afterwards, else the time of its first rating event: when
+  it first finished), then its id. A finished match at the end of that order is simply rated;
+  an older one (entered late, or its date played corrected) deletes the history from its place
+  on and rates again from the ratings its players had just before it. Void matches are not in the
   pool at all: no rating, no history, no leaderboard line.
 - ``rating_recompute_request`` starts a full recompute: one ``ratings.pool_recompute`` task per
   pool, fanned out as a Celery group through the outbox; each rebuilds its pool from nothing,
@@ -124,18 +126,24 @@ def rating_event_process(*, event: int) -> dict[str, Any]:
 
 
 def rating_pool_update(*, game: str) -> dict[str, Any]:
-    """Process every pending event of the pool of ``game`` in one replay."""
+    """Process every pending event of the pool of ``game`` in one replay, from the earliest
+    place in the pool's order that one of their matches had or now has."""
     pool = _pool(game)
     with transaction.atomic():
         pool = RatingPool.objects.select_for_update().get(pk=pool.pk)
+        # By id, through the pending events' partial index (the model's order, newest first,
+        # would lead the planner to the index of every event of the pool).
         pending = list(
-            RatingEvent.objects.filter(game=game, processed_at__isnull=True).values_list("id", "match_id")
+            RatingEvent.objects.filter(game=game, processed_at__isnull=True)
+            .order_by("id")
+            .values_list("id", "match_id")
         )
         if not pending:
             return {"events": 0, "replayed": 0}
-        firsts = _first_events(game, {match for _, match in pending})
-        start = min((at, match) for match, at in firsts.items())
-        replayed = _pool_rate_from(pool, start=start)
+        matches = {match for _, match in pending}
+        places = [*_places_rated(pool, matches), *_places_now(game, matches).items()]
+        start = min((at, match) for match, at in places) if places else None
+        replayed = _pool_rate_from(pool, start=start, changed=matches) if start else 0
         _mark_processed([pk for pk, _ in pending], timezone.now())
     return {"events": len(pending), "replayed": replayed}
 
@@ -196,13 +204,21 @@ def rating_pool_recompute(*, pool: RatingPool | int, job: RecomputeJob | int | N
     return {"pool": pool.game, "replayed": replayed}
 
 
+#: Events marked processed at once from which the events' statistics are taken again.
+ANALYZE_AFTER = 10_000
+
+
 def _mark_processed(ids: list[int], now) -> None:
     if connection.vendor == "postgresql":  # one array parameter, however many
+        table = RatingEvent._meta.db_table
         with connection.cursor() as cursor:
-            cursor.execute(
-                f'UPDATE "{RatingEvent._meta.db_table}" SET "processed_at" = %s WHERE "id" = ANY(%s)',
-                [now, ids],
-            )
+            cursor.execute(f'UPDATE "{table}" SET "processed_at" = %s WHERE "id" = ANY(%s)', [now, ids])
+            if len(ids) >= ANALYZE_AFTER:
+                # The planner's count of pending events must follow, or the next update's
+                # search for them (a handful, through their partial index) is planned as a walk
+                # over every event of the pool: 0.3 s at 1,000,000 matches, where autovacuum is
+                # off or behind. ANALYZE samples a few thousand rows (0.2 s at a million).
+                cursor.execute(f'ANALYZE "{table}"')
         return
     for i in range(0, len(ids), 10_000):  # a statement takes at most 65,535 parameters
         RatingEvent.objects.filter(pk__in=ids[i : i + 10_000]).update(processed_at=now)
@@ -214,9 +230,19 @@ class PoolMatch(NamedTuple):
     tuple: a recompute makes one per match, and a frozen dataclass took three times as long)."""
 
     match_id: int
-    finished_at: datetime
+    #: Its place in the pool's order (with its id): when it was played.
+    played_at: datetime
     sides: tuple[tuple[int, ...], ...]
     places: tuple[int, ...]
+    #: When it was played, in days since 1970-01-01 UTC: the time the engine's decay counts.
+    day: float
+
+
+def played_day(moment: datetime) -> float:
+    """``moment`` in days since 1970-01-01 UTC, from its whole microseconds (the same float
+    whether the time came from the database's integer or from a ``datetime``)."""
+    delta = moment - _UNIX_EPOCH
+    return ((delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds) / 86_400_000_000
 
 
 def _pool(game: str) -> RatingPool:
@@ -224,34 +250,47 @@ def _pool(game: str) -> RatingPool:
     return pool
 
 
-def _first_events(game: str, matches: Iterable[int] | None = None, since: datetime | None = None) -> dict:
-    """match id → the time of its first rating event (its place in the pool's order)."""
-    events = RatingEvent.objects.filter(game=game)
-    if matches is not None:
-        events = events.filter(match_id__in=list(matches))
-    if since is not None:
-        events = events.filter(at__gte=since)
-    return dict(
-        events.order_by().values("match_id").annotate(first=Min("at")).values_list("match_id", "first")
+def _places_now(game: str, matches: Iterable[int]) -> dict[int, datetime]:
+    """match id → its place in the pool's order now, for those of ``matches`` that have rating
+    events: when it was played, the time its scorer gave, else the time of its first rating
+    event (when it first finished, in the transaction of the hand that finished it; a match
+    reopened or corrected keeps it)."""
+    out: dict[int, datetime] = {}
+    ids = sorted(set(matches))
+    for i in range(0, len(ids), CHUNK):
+        rows = (
+            Match.objects.filter(pk__in=ids[i : i + CHUNK], rating_events__game=game)
+            .order_by()
+            .values("pk")
+            .annotate(first=Min("rating_events__at"))
+            .values_list("pk", "played_at", "first")
+        )
+        out.update((match, played or first) for match, played, first in rows)
+    return out
+
+
+def _places_rated(pool: RatingPool, matches: Iterable[int]) -> Iterator[tuple[int, datetime]]:
+    """(match id, place) of those of ``matches`` the pool's history has: the place each had
+    when it was last rated. Read through the players' index (the history has none by match,
+    which each of a full recompute's rows would pay for): each player's rows, not the pool's."""
+    ids = list(matches)
+    players = Seat.objects.filter(match_id__in=ids).values_list("player_id", flat=True)
+    rows = (
+        RatingHistory.objects.filter(pool=pool, player_id__in=list(players), match_id__in=ids)
+        .order_by()
+        .values_list("match_id", "played_at")
+        .distinct()
     )
+    return iter(rows)
 
 
-def _pool_order(game: str, start: tuple[datetime, int] | None) -> list[tuple[datetime, int]]:
-    """(finished_at, match id) of the matches of the pool's order from ``start`` on, in order
-    (finished or not: the caller keeps the finished ones)."""
-    if start is None:
-        return sorted((at, match) for match, at in _first_events(game).items())
-    # A match placed at or after ``start`` has its first event then; one with an event since
-    # but an earlier first event comes before ``start``.
-    candidates = _first_events(game, since=start[0])
-    earlier = _first_events(game, matches=candidates) if candidates else {}
-    return sorted((at, match) for match, at in earlier.items() if (at, match) >= start)
-
-
-def pool_matches(game: str, start: tuple[datetime, int] | None = None) -> Iterator[PoolMatch]:
-    """The rated matches of a pool (finished, not void) from ``start`` on, in the pool's order,
-    read in chunks. Ranks come from the match result's ``placements`` (ties share a place);
-    piquet-voleur's teams (``partnerships``) are sides, every other game is free for all."""
+def pool_matches(
+    game: str, start: tuple[datetime, int] | None = None, matches: Iterable[int] = ()
+) -> Iterator[PoolMatch]:
+    """The rated matches of a pool (finished, not void) in the pool's order, read in chunks:
+    all of them (``start`` None), or ``matches`` from ``start`` on. Ranks come from the match
+    result's ``placements`` (ties share a place); piquet-voleur's teams (``partnerships``) are
+    sides, every other game is free for all."""
     try:
         partnerships = find_ruleset(game).partnerships
     except UnknownGame:
@@ -259,7 +298,11 @@ def pool_matches(game: str, start: tuple[datetime, int] | None = None) -> Iterat
     if start is None and connection.vendor == "postgresql":
         yield from _pool_matches_postgresql(game, partnerships)
         return
-    order = _pool_order(game, start)
+    if start is None:
+        matches = RatingEvent.objects.filter(game=game).values_list("match_id", flat=True).distinct()
+    order = sorted((at, match) for match, at in _places_now(game, matches).items())
+    if start is not None:
+        order = [place for place in order if place >= start]
     for i in range(0, len(order), CHUNK):
         chunk = order[i : i + CHUNK]
         ids = [match for _, match in chunk]
@@ -293,12 +336,13 @@ def _column(model, field: str) -> str:
 
 
 #: A whole pool in its order, in one statement streamed from a server-side cursor: each match
-#: with the time of its first event (µs since 1970: Django's time-zone-aware loader of
-#: timestamps cost more than the rest of the read), its placements (as text, parsed here)
+#: with its place in the order, when it was played (µs since 1970: Django's time-zone-aware
+#: loader of timestamps cost more than the rest of the read), its placements (as text, parsed here)
 #: and its players in seat order (gathered per match before the sort, which then sorts one row
 #: a match instead of one a seat). Tables and columns are named by the models.
 _POOL_SQL = """
-SELECT m.{match_id}, (EXTRACT(EPOCH FROM f.first) * 1000000)::int8, m.{result} ->> 'placements', s.players
+SELECT m.{match_id}, (EXTRACT(EPOCH FROM COALESCE(m.{played}, f.first)) * 1000000)::int8,
+       m.{result} ->> 'placements', s.players
 FROM (
     SELECT {event_match} AS match_id, min({event_at}) AS first
     FROM {event} WHERE {event_game} = %(game)s GROUP BY {event_match}
@@ -312,7 +356,7 @@ JOIN (
         AND (NOT %(wait)s OR sm.{confirmed_at} IS NOT NULL)
     GROUP BY s.{seat_match}
 ) s ON s.match_id = m.{match_id}
-ORDER BY f.first, m.{match_id}
+ORDER BY COALESCE(m.{played}, f.first), m.{match_id}
 """.format(
     event=f'"{RatingEvent._meta.db_table}"',
     event_match=_column(RatingEvent, "match"),
@@ -321,6 +365,7 @@ ORDER BY f.first, m.{match_id}
     match=f'"{Match._meta.db_table}"',
     match_id=f'"{Match._meta.pk.column}"',
     result=_column(Match, "result"),
+    played=_column(Match, "played_at"),
     status=_column(Match, "status"),
     confirmed_at=_column(Match, "confirmed_at"),
     game=_column(Match, "game"),
@@ -384,17 +429,26 @@ def _outcome(match, at, placements, players, partnerships) -> PoolMatch | None:
             tuple(p for p, t in zip(players, partnerships, strict=True) if t == team) for team in teams
         )
         places = tuple(placements[partnerships.index(team)] for team in teams)
-        return PoolMatch(match, at, sides, places)
-    return PoolMatch(match, at, tuple(zip(players)), tuple(placements))  # one-player sides
+        return PoolMatch(match, at, sides, places, played_day(at))
+    return PoolMatch(match, at, tuple(zip(players)), tuple(placements), played_day(at))  # one-player sides
 
 
-def _pool_rate_from(pool: RatingPool, *, start: tuple[datetime, int] | None, read_aside: bool = False) -> int:
-    """Rate the pool's matches from ``start`` on (None: all, from nothing); the caller holds
-    the pool's lock. Returns how many matches were rated. ``read_aside``: a full recompute
-    reads its matches in a thread on a connection of its own, as it rates and writes."""
+def _pool_rate_from(
+    pool: RatingPool,
+    *,
+    start: tuple[datetime, int] | None,
+    changed: Iterable[int] = (),
+    read_aside: bool = False,
+) -> int:
+    """Rate the pool's matches from ``start`` on (None: all, from nothing): those the history
+    has from there and the ``changed`` ones (their events pending), at their places now. The
+    caller holds the pool's lock. Returns how many matches were rated. ``read_aside``: a full
+    recompute reads its matches in a thread on a connection of its own, as it rates and writes."""
     r = rater(pool.game)
     history = RatingHistory.objects.filter(pool=pool)
     ratings: dict[int, Rating] = {}
+    #: Player → the day of his last rated match before those rated here (the engine's decay).
+    last_day: dict[int, float] = {}
     #: Players whose rating may change: their PlayerRating row is rewritten (or deleted).
     affected: set[int] = set()
     removed: set[int] = set()  # matches whose history rows were deleted
@@ -424,16 +478,21 @@ def _pool_rate_from(pool: RatingPool, *, start: tuple[datetime, int] | None, rea
                 history.delete()  # one DELETE: nothing refers to these rows
             PlayerRating.objects.filter(pool=pool).delete()
         else:
-            matches = _replay_from(pool, start, ratings, removed)
+            matches = _replay_from(pool, start, changed, ratings, removed)
             affected.update(ratings)
+            last_day.update(_last_days_before(pool, start, ratings))
+            # The others have no history from ``start`` on: their ratings are the current ones.
             newcomers = {p for m in matches for side in m.sides for p in side} - ratings.keys()
-            for player, mu, sigma in PlayerRating.objects.filter(
-                pool=pool, player_id__in=newcomers
-            ).values_list("player_id", "mu", "sigma"):
+            for player, mu, sigma, last_played in (
+                PlayerRating.objects.filter(pool=pool, player_id__in=newcomers)
+                .order_by()
+                .values_list("player_id", "mu", "sigma", "last_played_at")
+            ):
                 ratings[player] = Rating(mu, sigma)
+                last_day[player] = played_day(last_played)
         tally = _Tally() if full else None
         with bulk.HistoryWriter(pool.pk, table=fresh) as writer:
-            rated, last = _rate(r, matches, ratings, writer, tally, affected)
+            rated, last = _rate(r, matches, ratings, last_day, writer, tally, affected)
     if fresh is not None:
         history_table.swap_partition(pool.pk, fresh)
     if full:
@@ -445,7 +504,7 @@ def _pool_rate_from(pool: RatingPool, *, start: tuple[datetime, int] | None, rea
             RatingHistory.objects.filter(pool=pool, player_id__in=affected)
             .order_by()
             .values("player_id")
-            .annotate(n=Count("id"), wins=Count("id", filter=Q(place=1)), last=Max("finished_at"))
+            .annotate(n=Count("id"), wins=Count("id", filter=Q(place=1)), last=Max("played_at"))
             .values_list("player_id", "n", "wins", "last")
         )
         kept = [(p, ratings[p], n, wins, last_at) for p, n, wins, last_at in summary]
@@ -454,35 +513,53 @@ def _pool_rate_from(pool: RatingPool, *, start: tuple[datetime, int] | None, rea
         _write_ratings(pool, r, kept, replace=False)
         pool.matches = pool.matches - len(removed) + rated
     if last is None:
-        last_row = (
-            history.order_by("-finished_at", "-match_id").values_list("match_id", "finished_at").first()
-        )
+        last_row = history.order_by("-played_at", "-match_id").values_list("match_id", "played_at").first()
         pool.last_match_id, pool.last_finished_at = last_row or (None, None)
     else:
-        pool.last_match_id, pool.last_finished_at = last.match_id, last.finished_at
+        pool.last_match_id, pool.last_finished_at = last.match_id, last.played_at
     pool.updated_at = timezone.now()
     pool.save(update_fields=["matches", "last_match", "last_finished_at", "updated_at"])
     return rated
 
 
 def _replay_from(
-    pool: RatingPool, start: tuple[datetime, int], ratings: dict, removed: set
+    pool: RatingPool, start: tuple[datetime, int], changed: Iterable[int], ratings: dict, removed: set
 ) -> list[PoolMatch]:
     """Delete the pool's history from ``start`` on; ``ratings`` gets each player's rating just
     before it (the "before" of his first deleted row), ``removed`` the deleted rows' matches.
-    Returns the matches to rate again."""
+    Returns the matches to rate again: those and the ``changed`` ones, from ``start`` on at
+    their places now."""
     at, match = start
-    suffix = RatingHistory.objects.filter(pool=pool).filter(
-        Q(finished_at__gt=at) | Q(finished_at=at, match_id__gte=match)
+    # (played_at, match) ≥ start, as a range of the order index and one exclusion (an OR of
+    # the two cases is no range, and may be planned as a scan of the pool).
+    suffix = (
+        RatingHistory.objects.filter(pool=pool, played_at__gte=at)
+        .exclude(played_at=at, match_id__lt=match)
+        .order_by("played_at", "match_id")
     )
-    for player, match_id, mu, sigma in suffix.order_by("finished_at", "match_id").values_list(
+    for player, match_id, mu, sigma in suffix.values_list(
         "player_id", "match_id", "mu_before", "sigma_before"
     ):
         removed.add(match_id)
         if player not in ratings:
             ratings[player] = Rating(mu, sigma)
-    suffix.delete()
-    return list(pool_matches(pool.game, start))
+    suffix.order_by().delete()
+    return list(pool_matches(pool.game, start, removed | set(changed)))
+
+
+def _last_days_before(pool: RatingPool, start: tuple[datetime, int], players: Iterable[int]) -> dict:
+    """player → the day of his last rated match before ``start``, for those of ``players``
+    who have one (read through the players' index: each one's earlier rows)."""
+    at, match = start
+    rows = (
+        RatingHistory.objects.filter(pool=pool, player_id__in=list(players), played_at__lte=at)
+        .exclude(played_at=at, match_id__gte=match)
+        .order_by()
+        .values("player_id")
+        .annotate(last=Max("played_at"))
+        .values_list("player_id", "last")
+    )
+    return {player: played_day(last) for player, last in rows}
 
 
 class _Tally:
@@ -499,19 +576,28 @@ class _Tally:
         self.wins.update(itertools.compress(done.players, (done.place == 1).tolist()))
         # A dict keeps the last value of a key: each player's last match of the chunk.
         last = dict(zip(done.players, done.match_index.tolist(), strict=True))
-        self.last.update((player, done.matches[i].finished_at) for player, i in last.items())
+        self.last.update((player, done.matches[i].played_at) for player, i in last.items())
 
 
-def _rate(r: Rater, matches: Iterable[PoolMatch], ratings: dict, writer, tally: _Tally | None, affected: set):
+def _rate(
+    r: Rater,
+    matches: Iterable[PoolMatch],
+    ratings: dict,
+    last_day: dict,
+    writer,
+    tally: _Tally | None,
+    affected: set,
+):
     """The loop of a replay: the engine's ``replay_arrays`` rates the matches a chunk at a
-    time from ``ratings`` (updated), and their history rows are written; ``tally`` (a full
+    time from ``ratings`` and each player's ``last_day`` (both updated), and their history
+    rows are written; ``tally`` (a full
     recompute) counts each player's matches, wins and last match, else ``affected`` gets
     every player rated. Returns how many matches it rated and the last one."""
     rated = 0
     last = None
     matches = iter(matches)
     while chunk := list(itertools.islice(matches, RATE_CHUNK)):
-        done = replay_arrays(r, chunk, ratings)
+        done = replay_arrays(r, chunk, ratings, last_day)
         writer.add(done)
         rated += len(chunk)
         last = chunk[-1]

@@ -101,7 +101,7 @@ def _rating_chart(history):
     days: dict = {}  # a day's label formatted once (a club plays several matches an evening)
     for row in history:
         values.append(display.rating(row.mu_after, row.sigma_after))
-        day = localtime(row.finished_at).date()
+        day = localtime(row.played_at).date()
         if day not in days:
             days[day] = date_format(day, "SHORT_DATE_FORMAT")
         labels.append(days[day])
@@ -118,8 +118,8 @@ def _chart_desc(history) -> str:
         len(history),
     ) % {
         "count": len(history),
-        "first": _day(first.finished_at),
-        "last": _day(last.finished_at),
+        "first": _day(first.played_at),
+        "last": _day(last.played_at),
         "start": number_format(display.rating(first.mu_before, first.sigma_before)),
         "end": number_format(display.rating(last.mu_after, last.sigma_after)),
     }

@@ -219,7 +219,7 @@ def ratings() -> dict[str, Any]:
     for row in current.order_by().iterator(chunk_size=CHUNK):
         digest.add(canonical(["rating", *row]))
     history = RatingHistory.objects.values_list(
-        "pool__game", "player_id", "match_id", "finished_at", "side", "place",
+        "pool__game", "player_id", "match_id", "played_at", "side", "place",
         "mu_before", "sigma_before", "mu_after", "sigma_after", "win_probability",
     )  # fmt: skip
     for row in history.order_by().iterator(chunk_size=CHUNK):

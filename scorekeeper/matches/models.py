@@ -106,6 +106,18 @@ class Match(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    #: When the match was played, as its scorer gave it (a score sheet entered afterwards);
+    #: empty for a match recorded as it is played, which was played when its last hand was
+    #: recorded. The ratings rate a pool's matches in the order they were played.
+    played_at = models.DateTimeField(
+        _("played at"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "When the match was played, if it was entered afterwards; empty for a match recorded "
+            "as it was played (its last hand is when it was played)."
+        ),
+    )
     #: Bumped by every write to the match or its hands; clients send it back to detect races.
     version = models.PositiveIntegerField(
         _("version"), default=0, help_text=_("Goes up by one with every change to the match or its hands.")
@@ -329,6 +341,7 @@ class AuditEntry(models.Model):
         HAND_DISPUTE = "hand_dispute", _("hand disputed")
         CLAIM_CODE_CREATE = "claim_code_create", _("account code given")
         PLAYER_LINK = "player_link", _("player linked to an account")
+        MATCH_PLAYED_AT = "match_played_at", _("date played changed")
 
     # Only ``match`` and ``at`` are indexed: the log is read per match (newest first) and, in
     # the admin, as a whole by date; every index costs each write an insert.

@@ -177,6 +177,7 @@ def match_score_sheet(*, match: Match) -> dict[str, Any]:
         "game": match.game,
         "status": match.status,
         "version": match.version,
+        "played_at": match.played_at,
         "seats": seats,
         "hands": hands,
         "totals": running_values(match.state),

@@ -32,6 +32,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db import transaction
@@ -170,8 +171,13 @@ def match_create(
     teams: Sequence[int] | None = None,
     title: str = "",
     scorers: Iterable = (),
+    played_at: datetime | None = None,
 ) -> Match:
-    """Create a match with ``players`` in seat order; options are resolved and stored in full."""
+    """Create a match with ``players`` in seat order; options are resolved and stored in full.
+
+    ``played_at``: when it was played, for a score sheet entered afterwards (not in the
+    future); left out, the match is played when its last hand is recorded."""
+    played_at = _valid_played_at(played_at)
     try:
         ruleset_class = find_ruleset(game)
     except UnknownGame as exc:
@@ -198,6 +204,7 @@ def match_create(
             title=(title or "").strip(),
             created_by=by,
             seat_count=len(seated),
+            played_at=played_at,
         )
         Seat.objects.bulk_create(
             Seat(match=match, player=player, position=i, team=seat_teams[i])
@@ -214,6 +221,7 @@ def match_create(
                 "overrides": options or {},
                 "players": [p.pk for p in seated],
                 "teams": seat_teams,
+                "played_at": played_at.isoformat() if played_at else None,
             },
         )
     return match
@@ -269,6 +277,37 @@ def match_reopen(*, match: Match | int, by, reason: str, version: int | None = N
         )
         if match.status == Match.Status.FINISHED:  # it counts again, in its old place
             _announce(match, signals.REOPEN)
+    return match
+
+
+def match_played_at_set(
+    *, match: Match | int, played_at: datetime | None, by, reason: str, version: int | None = None
+) -> Match:
+    """Correct when a match was played (None: when its last hand was recorded). A finished
+    match moves to its new place in its pool's order, and the ratings are replayed from there."""
+    reason = _required_reason(reason)
+    played_at = _valid_played_at(played_at)
+    with transaction.atomic():
+        match = _lock(match, by=by)
+        _require_scorer(match, by)
+        _require_version(match, version)
+        before = match.played_at
+        if before == played_at:
+            return match
+        match.played_at = played_at
+        _save(match)
+        _audit(
+            by,
+            AuditEntry.Action.MATCH_PLAYED_AT,
+            match=match,
+            payload={
+                "reason": reason,
+                "played_at": played_at.isoformat() if played_at else None,
+                "played_at_before": before.isoformat() if before else None,
+            },
+        )
+        if match.status == Match.Status.FINISHED:  # its place in the pool's order changed
+            _announce(match, signals.CORRECT)
     return match
 
 
@@ -504,6 +543,32 @@ def _hand_summary(hand: Hand) -> dict[str, Any]:
     }
 
 
+#: A date played before this is taken for a mistyped year.
+EARLIEST_PLAYED = datetime(1900, 1, 1, tzinfo=UTC)
+
+
+def _valid_played_at(played_at: datetime | None) -> datetime | None:
+    """``played_at`` as an aware time, or a clear error: not a time, in the future, or before
+    1900 (a mistyped year). A naive time is in the site's time zone."""
+    if played_at is None:
+        return None
+    if not isinstance(played_at, datetime):
+        raise errors.Invalid(
+            _("the date played must be a date and time"), field="played_at", code="played_at_invalid"
+        )
+    if timezone.is_naive(played_at):
+        played_at = timezone.make_aware(played_at)
+    if played_at > timezone.now():
+        raise errors.Invalid(
+            _("the date played cannot be in the future"), field="played_at", code="played_at_future"
+        )
+    if played_at < EARLIEST_PLAYED:
+        raise errors.Invalid(
+            _("the date played cannot be before 1900"), field="played_at", code="played_at_too_early"
+        )
+    return played_at
+
+
 def _required_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
@@ -721,9 +786,12 @@ def _save(match: Match) -> None:
         raise RuntimeError(f"match {match.pk} changed without a new version")  # every write bumps it
 
 
-#: The match columns a write changes (``_refresh``, ``hand_count``, ``version``, the time).
-#: ``confirmed_at`` too: a write of the hands empties it (an answer writes it alone).
-_MATCH_WRITTEN = ("state", "result", "status", "version", "hand_count", "updated_at", "confirmed_at")
+#: The match columns a write changes (``_refresh``, ``hand_count``, ``version``, the time, and
+#: ``match_played_at_set``'s date played). ``confirmed_at`` too: a write of the hands empties it
+#: (an answer writes it alone).
+_MATCH_WRITTEN = (
+    "state", "result", "status", "version", "hand_count", "updated_at", "played_at", "confirmed_at",
+)  # fmt: skip
 
 
 def _hand_payload(hand: Hand) -> dict[str, Any]:

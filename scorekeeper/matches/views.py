@@ -246,6 +246,7 @@ def _create_match(form: MatchCreateForm, user) -> Match:
             preset=data["preset"],
             options=data["overrides"],
             title=data["title"],
+            played_at=data.get("played_at"),
         )
 
 
@@ -258,8 +259,8 @@ def _match_error_to_form(form: MatchCreateForm, exc: errors.DomainError) -> None
             name = f"opt_{path.removeprefix('options.')}"
         elif path.startswith("players[") and path.endswith("]"):
             name = f"seat_{path[len('players[') : -1]}"
-        elif path == "preset":
-            name = "preset"
+        elif path in ("preset", "played_at"):
+            name = path
         form.add_error(name if name in form.fields else None, problem.get("message") or exc.message)
 
 

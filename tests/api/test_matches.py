@@ -241,3 +241,30 @@ def test_void_and_reopen_refusals(ann, bob, anon, tally_match):
     assert Match.objects.get(pk=tally_match.pk).status == "in_progress"
     assert ann.post(f"{url}/void", {"reason": "x"}, format="json").status_code == 200
     assert_error(ann.post(f"{url}/void", {"reason": "again"}, format="json"), 409, "status_conflict")
+
+
+def test_a_score_sheet_entered_afterwards_gives_when_it_was_played(ann, players):
+    played = (timezone.now() - timedelta(days=3)).replace(microsecond=0)
+    body = {"game": "piquet", "players": players[:2], "played_at": played.isoformat()}
+
+    response = ann.post("/api/v1/matches", body, format="json")
+
+    assert response.status_code == 201, response.json()
+    match = Match.objects.get()
+    assert match.played_at == played
+    assert response.json()["played_at"] == ann.get(f"/api/v1/matches/{match.pk}").json()["played_at"]
+    assert AuditEntry.objects.get(action="match_create").payload["played_at"] == played.isoformat()
+    live = ann.post("/api/v1/matches", {"game": "piquet", "players": players[2:]}, format="json")
+    assert live.json()["played_at"] is None
+
+
+@pytest.mark.parametrize(
+    ("played_at", "code"),
+    [("2999-01-01T20:00:00Z", "played_at_future"), ("1850-06-01T20:00:00Z", "played_at_too_early"),
+     ("last friday", "invalid")],
+)  # fmt: skip
+def test_a_date_played_in_the_future_or_not_a_date_is_a_400(ann, players, played_at, code):
+    body = {"game": "piquet", "players": players[:2], "played_at": played_at}
+
+    assert_error(ann.post("/api/v1/matches", body, format="json"), 400, code, "played_at")
+    assert not Match.objects.exists()

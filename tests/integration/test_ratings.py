@@ -32,7 +32,7 @@ def snapshot():
     )
     history = sorted(
         RatingHistory.objects.values_list(
-            "pool__game", "player_id", "match_id", "finished_at", "place", "mu_before", "sigma_before",
+            "pool__game", "player_id", "match_id", "played_at", "place", "mu_before", "sigma_before",
             "mu_after", "sigma_after", "win_probability",
         )
     )  # fmt: skip

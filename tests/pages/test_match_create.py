@@ -2,6 +2,7 @@
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from scorekeeper.matches.models import AuditEntry, Match, Player
 
@@ -218,3 +219,20 @@ def test_the_new_match_page_lists_every_player_in_each_seat(signed_in, make_play
             "Bea &lt;b&gt;",
             "Cy",
         ]
+
+
+def test_a_score_sheet_entered_afterwards_is_given_the_day_it_was_played(signed_in, make_players):
+    ada, bea = make_players("Ada", "Bea")
+    url = reverse("match-new-game", args=["piquet"])
+    seats = {"preset": "classic", "seat_0": ada.pk, "seat_1": bea.pk}
+
+    future = signed_in.post(url, {**seats, "played_at": "2999-01-01T20:00"})
+    assert future.status_code == 400 and not Match.objects.exists()
+    assert "cannot be in the future" in future.content.decode()
+
+    response = signed_in.post(url, {**seats, "played_at": "2026-11-20T21:30"})
+    match = Match.objects.get()
+    assert response.status_code == 302
+    assert timezone.localtime(match.played_at).strftime("%Y-%m-%d %H:%M") == "2026-11-20 21:30"
+    sheet = signed_in.get(match.get_absolute_url()).content.decode()
+    assert f'<time datetime="{timezone.localtime(match.played_at).isoformat()}' in sheet

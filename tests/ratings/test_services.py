@@ -4,6 +4,8 @@ trace, reopening puts it back. The services are called directly (Celery's guidan
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from ratings import services as ratings
@@ -26,7 +28,7 @@ def snapshot():
     )
     history_rows = sorted(
         RatingHistory.objects.values_list(
-            "pool__game", "player_id", "match_id", "finished_at", "side", "place",
+            "pool__game", "player_id", "match_id", "played_at", "side", "place",
             "mu_before", "sigma_before", "mu_after", "sigma_after", "win_probability",
         )
     )  # fmt: skip
@@ -209,11 +211,12 @@ def test_a_recompute_job_counts_its_pools_and_a_redelivered_pool_task_changes_no
 
 
 def test_partnership_games_are_rated_as_two_teams_and_other_games_free_for_all():
-    voleur = _outcome(7, None, [2, 1, 2, 1], [10, 11, 12, 13], (0, 1, 0, 1))
-    assert voleur == PoolMatch(7, None, ((10, 12), (11, 13)), (2, 1))
-    free = _outcome(8, None, [1, 3, 1], [10, 11, 12], None)
-    assert free == PoolMatch(8, None, ((10,), (11,), (12,)), (1, 3, 1))
-    assert _outcome(9, None, [1], [10, 11], None) is None  # placements that do not fit
+    at = datetime(1970, 1, 3, 12, tzinfo=UTC)  # 2.5 days after the engine's epoch
+    voleur = _outcome(7, at, [2, 1, 2, 1], [10, 11, 12, 13], (0, 1, 0, 1))
+    assert voleur == PoolMatch(7, at, ((10, 12), (11, 13)), (2, 1), 2.5)
+    free = _outcome(8, at, [1, 3, 1], [10, 11, 12], None)
+    assert free == PoolMatch(8, at, ((10,), (11,), (12,)), (1, 3, 1), 2.5)
+    assert _outcome(9, at, [1], [10, 11], None) is None  # placements that do not fit
 
 
 def test_a_chunks_placements_are_parsed_at_once_or_row_by_row_when_one_is_not_json():

@@ -203,7 +203,7 @@ def every_rating() -> tuple[list, list]:
         "pool__game", "player_id", "mu", "sigma", "conservative", "matches", "wins", "last_played_at"
     )
     history = RatingHistory.objects.order_by("pool__game", "match_id", "player_id").values_list(
-        "pool__game", "match_id", "player_id", "finished_at", "side", "place",
+        "pool__game", "match_id", "player_id", "played_at", "side", "place",
         "mu_before", "sigma_before", "mu_after", "sigma_after", "win_probability",
     )  # fmt: skip
     return list(current), list(history)

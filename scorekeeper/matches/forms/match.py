@@ -56,6 +56,15 @@ class MatchCreateForm(forms.Form):
         max_length=200,
         widget=forms.TextInput(attrs={"placeholder": gettext_lazy("Friday at Luc's")}),
     )
+    played_at = forms.DateTimeField(
+        label=gettext_lazy("Played on (optional)"),
+        required=False,
+        help_text=gettext_lazy(
+            "For a score sheet entered afterwards: when the match was played. Its ratings then "
+            "count it in its place among the matches played since."
+        ),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
     preset = forms.ChoiceField(
         label=gettext_lazy("Rules"),
         choices=[(name, PRESET_LABELS.get(name, name)) for name in PRESETS],

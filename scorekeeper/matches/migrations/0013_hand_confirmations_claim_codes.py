@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0011_idempotency_key_to_its_app'),
+        ('matches', '0012_match_played_at'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ratings', '0006_pool_parameters'),
+        ('ratings', '0007_history_played_at'),
     ]
 
     operations = [
