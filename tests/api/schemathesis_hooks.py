@@ -27,7 +27,18 @@ RULE_REJECTIONS: dict[str, frozenset[str]] = {
     "GET /api/v1/matches": frozenset({"date_range"}),
     # A season whose "to" is before its "from", or that is longer than ten years.
     "GET /api/v1/leaderboards/{game}/season": frozenset({"period_inverted", "period_too_long"}),
-    "POST /api/v1/matches": frozenset({"player_unknown", "seat_count", "options_invalid", "seats_invalid"}),
+    "POST /api/v1/matches": frozenset(
+        {
+            "player_unknown",
+            "player_merged",
+            "seat_count",
+            "options_invalid",
+            "seats_invalid",
+            # A date played in the future or before 1900: a date-time the schema cannot bound.
+            "played_at_future",
+            "played_at_too_early",
+        }
+    ),
     "POST /api/v1/matches/{id}/hands": frozenset(
         {"hand_invalid", "score_mismatch", "reason_required", "version_required", "version_ambiguous"}
     ),
