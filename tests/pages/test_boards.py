@@ -118,11 +118,11 @@ def test_the_season_board_gives_the_rating_at_the_end_the_matches_wins_and_the_c
 def test_a_season_counts_only_the_matches_of_its_period(client, league, players):
     today = timezone.localdate()
     # Ada's first two matches were last year.
-    first = RatingHistory.objects.filter(player=players[0]).order_by("finished_at", "match_id")[:2]
+    first = RatingHistory.objects.filter(player=players[0]).order_by("played_at", "match_id")[:2]
     old = today.replace(year=today.year - 1)
     ids = [row.match_id for row in first]
     RatingHistory.objects.filter(match_id__in=ids).update(
-        finished_at=timezone.make_aware(dt.datetime.combine(old, dt.time(12)))
+        played_at=timezone.make_aware(dt.datetime.combine(old, dt.time(12)))
     )
 
     url = reverse("season", args=["tally"])
