@@ -39,6 +39,9 @@ def test_the_board_lists_established_players_and_the_newcomers_apart(client, lea
     body = response.content.decode()
     assert body.index('id="established"') < body.index('id="provisional"')
     assert body.count("2 of 5") == 2
+    # The established rows give their matches and wins, not "6 of 5".
+    table = body[body.index('id="established"') : body.index('id="provisional"')]
+    assert " of 5" not in table and '<td class="num">6</td><td class="num">5</td>' in table
     assert "Listed from 5 rated matches in this game on." in body
     assert "A rating starts at 1500; 400 points between two players mean odds of 10 to 1" in body
 
