@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
-from scorekeeper.matches import errors
+from scorekeeper import errors
 
 from . import services
 

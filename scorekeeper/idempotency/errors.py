@@ -3,7 +3,7 @@ so that the interfaces show it as they show those: the API maps it to 422."""
 
 from __future__ import annotations
 
-from scorekeeper.matches.errors import DomainError
+from scorekeeper.errors import DomainError
 
 
 class IdempotencyKeyReused(DomainError):

@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scorekeeper.matches.errors import Conflict
+from scorekeeper.errors import Conflict
 
 from .errors import IdempotencyKeyReused
 from .models import IdempotencyKey

@@ -1,4 +1,6 @@
-"""Domain errors raised by the services, with stable machine codes.
+"""Domain errors raised by the services, with stable machine codes (their common classes,
+``DomainError``, ``Invalid``, ``NotFound`` and ``Conflict``, are ``scorekeeper.errors``'s and
+stay importable from here).
 
 Interfaces map them by class (the API: ``api/exceptions.py``): ``Invalid`` → 400,
 ``NotSignedIn`` → 401, ``NotAllowed`` → 403, ``NotFound`` → 404, ``Conflict`` → 409,
@@ -12,31 +14,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from scorekeeper.errors import Conflict, DomainError, Invalid, NotFound
+
 from . import i18n
 
 if TYPE_CHECKING:
     from scorekeeper.rules import OptionsInvalid, UnknownGame
-
-
-class DomainError(Exception):
-    code = "domain_error"
-
-    def __init__(self, message: str, *, field: str = "", code: str | None = None, **extra: Any):
-        super().__init__(message)
-        self.message = message
-        self.field = field
-        if code is not None:
-            self.code = code
-        #: Further machine-readable details for the error body (mismatches, versions …).
-        self.extra = extra
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, "field": self.field, **self.extra}
-
-
-# -- 400: the request cannot be accepted as it is -----------------------------------------
-class Invalid(DomainError):
-    code = "invalid"
 
 
 class GameUnknown(Invalid):
@@ -142,20 +125,11 @@ class NotSignedIn(NotAllowed):
     code = "not_authenticated"
 
 
-# -- 404 ------------------------------------------------------------------------------
-class NotFound(DomainError):
-    code = "not_found"
-
-
 class UserUnknown(Invalid):
     code = "user_unknown"
 
 
 # -- 409: the request is fine but the match is not in a state that accepts it ----------
-class Conflict(DomainError):
-    code = "conflict"
-
-
 class VersionConflict(Conflict):
     """The client's ``version`` is stale: someone else wrote first. Carries what is current."""
 

@@ -454,6 +454,21 @@ def _seat_names(match: Match) -> list[str]:
     return [seat.player.name for seat in match.seats.all()]
 
 
+def _posted_hand_form(request, match: Match, number: int | None) -> tuple[list[str], Any]:
+    """The seats' names and the match's hand form bound to the POST: a new hand (``number``
+    None, judged against the match's state) or a correction of hand ``number``. The live check
+    and the offline queue's send read a posted hand as the form's own save does."""
+    names = _seat_names(match)
+    form = hand_form_class(match.game)(
+        request.POST,
+        game=match.game,
+        seats=names,
+        options=match.options,
+        state=match.state if number is None else None,
+    )
+    return names, form
+
+
 def _outcome(evaluation: dict[str, Any], names: list[str], game: str) -> dict[str, Any]:
     """An engine result (spec 1.5) for the page: per-seat breakdown, named mismatches; the
     engine's messages and the breakdown's items in the reader's language."""

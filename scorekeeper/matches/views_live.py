@@ -33,8 +33,7 @@ from django.views.decorators.http import require_POST
 from scorekeeper.rules import find_ruleset
 
 from . import selectors, services
-from .forms import hand_form_class
-from .views import _at, _blocked, _outcome, _seat_names
+from .views import _at, _blocked, _outcome, _posted_hand_form
 
 
 @require_POST
@@ -47,14 +46,7 @@ def hand_check(request, pk: int, number: int | None = None):
     blocked = _blocked(match, correcting=number is not None)
     if blocked:
         return _answer(409, "hand_blocked", blocked)
-    names = _seat_names(match)
-    form = hand_form_class(match.game)(
-        request.POST,
-        game=match.game,
-        seats=names,
-        options=match.options,
-        state=match.state if number is None else None,
-    )
+    names, form = _posted_hand_form(request, match, number)
     if not form.is_valid():
         fields = {
             name: [{"code": e.code or "invalid", "message": " ".join(e.messages)} for e in errs.as_data()]

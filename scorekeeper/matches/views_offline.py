@@ -42,8 +42,7 @@ from scorekeeper.idempotency.errors import IdempotencyKeyReused
 from scorekeeper.idempotency.services import idempotency_claim, idempotency_store
 
 from . import selectors
-from .forms import hand_form_class
-from .views import _blocked, _seat_names, _submit, scorer_required
+from .views import _blocked, _posted_hand_form, _submit, scorer_required
 
 #: The app shell the worker keeps from its install on (pages are kept as they are visited).
 SHELL = (
@@ -126,14 +125,7 @@ def _send(request, match, number: int | None) -> tuple[int, dict]:
     blocked = _blocked(match, correcting=number is not None)
     if blocked:
         return 409, {"code": "refused", "message": blocked}
-    names = _seat_names(match)
-    form = hand_form_class(match.game)(
-        request.POST,
-        game=match.game,
-        seats=names,
-        options=match.options,
-        state=match.state if number is None else None,
-    )
+    names, form = _posted_hand_form(request, match, number)
     context = {"match": match, "names": names}
     status, done = _submit(request, match, number, form, context, announce=False)
     if done is not None:

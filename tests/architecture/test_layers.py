@@ -5,6 +5,7 @@ imported), one case per package, so that a failure names the offending modules a
 - no package of ``scorekeeper/`` (rules, matches, outbox, accounts, idempotency …) imports
   ``ratings`` or ``api``;
 - no module under ``ratings/`` imports ``api``;
+- the small apps beneath the matches (idempotency, outbox) do not import ``scorekeeper.matches``;
 - no string literal in an app's code names another app's table (``Model._meta.db_table`` and
   the fields' ``.column`` do).
 
@@ -45,6 +46,10 @@ def below_ratings() -> list[Path]:
 #: (package, the packages it must not import). ``scorekeeper.backup`` (site export and import)
 #: is an interface beside ``api``: it may import every app it carries, and no app imports it.
 IMPORT_RULES = [(package, ("ratings", "api", "scorekeeper.backup")) for package in below_ratings()] + [
+    # The small apps that matches uses stand beneath it (their errors' classes are
+    # scorekeeper/errors.py's, not the matches').
+    (ROOT / "scorekeeper" / "idempotency", ("scorekeeper.matches",)),
+    (ROOT / "scorekeeper" / "outbox", ("scorekeeper.matches",)),
     (ROOT / "ratings", ("api", "scorekeeper.backup")),
     (ROOT / "api", ("scorekeeper.backup",)),
 ]
