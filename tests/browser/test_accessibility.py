@@ -1,11 +1,12 @@
-"""Accessibility of the main pages at phone size, measured with axe-core 4.14 (package.json;
-`npm ci` puts it in node_modules/, .ci/run does): no violation, and nothing critical or serious
+"""Accessibility of the main pages at phone size, measured with axe-core 4.14 (vendored in
+tests/browser/vendor/axe-core/, the version package.json names): no violation, and nothing critical or serious
 left in axe's "incomplete" (needs review) list. Beside it, direct checks that axe does not make:
 every aria-describedby names ids that exist, every score field has an inputmode (one that
 allows a minus where the points may be negative), the header's links are 44 px tap targets,
 the skip link leads to the content, and a focused control shows it.
 
-Without axe the test skips with the reason, except under CI=true, where it fails.
+Without axe (AXE_CORE naming a file that is not there) the test skips with the reason, except
+under CI=true, where it fails.
 
 The script is run by Playwright's evaluate (the DevTools protocol), not added as a <script>:
 the pages' Content-Security-Policy would refuse an inline one, and every test here fails on a
@@ -14,6 +15,7 @@ violation (conftest.py).
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -26,20 +28,26 @@ from .piquet_pages import demo_hands, sign_in, wait_checked
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-#: The axe that `npm ci` installs (AXE_CORE=/path/to/axe.min.js points elsewhere).
-INSTALLED = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
-AXE = Path(os.environ.get("AXE_CORE") or INSTALLED)
+#: The vendored axe (AXE_CORE=/path/to/axe.min.js points elsewhere).
+VENDORED = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+AXE = Path(os.environ.get("AXE_CORE") or VENDORED)
 SERIOUS = ("critical", "serious")
 
 
 @pytest.fixture(scope="module")
 def axe_source() -> str:
     if not AXE.exists():
-        why = f"axe-core is not installed ({AXE} is missing): run `npm ci`"
+        why = f"axe-core is missing ({AXE})"
         if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
             pytest.fail(f"CI runs the accessibility check, but {why}", pytrace=False)
         pytest.skip(why)
     return AXE.read_text()
+
+
+def test_the_vendored_axe_is_the_version_package_json_names():
+    pinned = json.loads((Path(__file__).resolve().parents[2] / "package.json").read_text())
+    version = pinned["devDependencies"]["axe-core"].lstrip("~^=")
+    assert VENDORED.read_text(encoding="utf-8").startswith(f"/*! axe v{version}\n")
 
 
 def axe(page, source: str) -> dict:
