@@ -47,6 +47,7 @@ SHOTS = [
     ("profile", "Player profile with the rating chart"),
     ("hand-form-live-ru", "The hand form and its live check in Russian"),
     ("confirmation", "After the save: the other side confirms at the table, one tap"),
+    ("offline", "Saved without a network: the hand waits on the phone, the banner says so"),
 ]
 
 
@@ -144,13 +145,24 @@ class Command(BaseCommand):
     def _hand_form_live(self, browser, base, scene, path, locale: str = "en-GB"):
         page = self._page(browser, base, scene, signed_in=True, locale=locale)
         page.goto(f"{base}/matches/{scene['playing'].pk}/hands/new/")
-        hand = scene["next_hand"]
+        self._fill_next_hand(page, scene["next_hand"], overcounted=4)  # a point counted twice
+        page.wait_for_selector('#hand-form[data-live-state="done"]')
+        page.wait_for_selector("#live-declared_0 .diff, #live-declared_0.diff")
+        # The declared scores and the live message by them, with the Save bar.
+        page.locator("input[name=declared_0]").scroll_into_view_if_needed()
+        page.evaluate("window.scrollBy(0, 260)")
+        self._save(page, path, full=False)
+
+    @staticmethod
+    def _fill_next_hand(page, hand: dict, *, overcounted: int = 0) -> None:
+        """Type the scene's next hand into the hand form, the first seat's declared score
+        ``overcounted`` points too high."""
         fill = {
             "point_cards": hand["point"]["cards"],
             "point_pips": hand["point"]["pips"],
             "sets_sets": " ".join(f"{s['count']}{s['rank']}" for s in hand["sets"]["sets"]),
             "tricks": "".join(map(str, hand["tricks"])),
-            "declared_0": hand["declared"][0] + 4,  # a point counted twice
+            "declared_0": hand["declared"][0] + overcounted,
             "declared_1": hand["declared"][1],
         }
         for field, value in (("dealer", hand["dealer"]), ("point_scorer", hand["point"]["scorer"]),
@@ -158,12 +170,6 @@ class Command(BaseCommand):
             page.locator(f'.field[data-field="{field}"] label.opt:has(input[value="{value}"])').click()
         for field, value in fill.items():
             page.fill(f"[name={field}]", str(value))
-        page.wait_for_selector('#hand-form[data-live-state="done"]')
-        page.wait_for_selector("#live-declared_0 .diff, #live-declared_0.diff")
-        # The declared scores and the live message by them, with the Save bar.
-        page.locator("input[name=declared_0]").scroll_into_view_if_needed()
-        page.evaluate("window.scrollBy(0, 260)")
-        self._save(page, path, full=False)
 
     def _score_sheet(self, browser, base, scene, path):
         page = self._page(browser, base, scene)
@@ -199,6 +205,30 @@ class Command(BaseCommand):
         page = self._page(browser, base, scene, signed_in=True)
         page.goto(f"{base}/matches/{scene['playing'].pk}/hands/2/")
         self._save(page, path, full=False)
+
+
+    def _offline(self, browser, base, scene, path):
+        # The match's pages visited with a network (the service worker keeps them), then the
+        # next hand saved without one: it waits in the phone's queue, and the banner says so.
+        page = self._page(browser, base, scene, signed_in=True)
+        match = f"{base}/matches/{scene['playing'].pk}/"
+        page.goto(match)
+        # Polled by evaluate: wait_for_function compiles its predicate, which the CSP refuses.
+        for _ in range(100):
+            if page.evaluate("() => Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)"):
+                break
+            page.wait_for_timeout(100)
+        for url in (f"{match}hands/new/", match):
+            page.goto(url)
+            page.wait_for_load_state("networkidle")
+        page.context.set_offline(True)
+        page.goto(f"{match}hands/new/")
+        self._fill_next_hand(page, scene["next_hand"])
+        page.locator("#hand-form .actions button[type=submit]").click()
+        page.wait_for_url(match)
+        page.locator("#offline-banner", has_text="1").wait_for()
+        page.screenshot(path=str(path), animations="disabled", caret="hide")
+        page.context.close()
 
 
 def _scene() -> dict:
