@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 from django.template import Context, Template
+from django.utils import translation
 
 from ratings import services as ratings
+from scorekeeper.matches.templatetags.club import percent
 
 pytestmark = pytest.mark.django_db
 
@@ -43,3 +45,22 @@ def test_the_chances_of_a_table_name_every_side(tally, players):
 
     assert html.startswith('\n  <section class="card prediction" id="prediction">') and html.endswith("\n  ")
     assert f"<tr><td>{players[0].name}" in html and "<tr><td>Newcomer" in html
+
+
+@pytest.mark.parametrize(
+    ("value", "language", "shown"),
+    [
+        (0.369, "en", "37 %"),
+        (0.364, "en", "36 %"),
+        (0.995, "en", "100 %"),
+        (0.0, "en", "0 %"),
+        (1, "ru", "100 %"),
+    ],
+)
+def test_a_chance_is_shown_rounded_to_the_nearest_percent_not_cut(value, language, shown):
+    with translation.override(language):
+        assert percent(value) == shown
+
+
+def test_a_chance_that_is_not_a_number_shows_a_dash():
+    assert percent(None) == "—" and percent("0.5") == "—" and percent(True) == "—"

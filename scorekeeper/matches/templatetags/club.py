@@ -33,7 +33,8 @@ def seat_scores(match) -> list[dict[str, Any]]:
 
 @register.filter
 def percent(value: Any) -> str:
-    """0.4321 → "43 %" (localised); "—" for nothing."""
+    """0.4321 → "43 %", 0.369 → "37 %" (rounded, localised); "—" for nothing."""
     if not isinstance(value, int | float) or isinstance(value, bool):
         return "—"
-    return f"{number_format(value * 100, 0)} %"
+    # Rounded here: number_format cuts the decimals off (Django's numberformat truncates).
+    return f"{number_format(round(value * 100), 0)} %"
