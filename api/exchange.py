@@ -137,7 +137,7 @@ class FormatVersionField(serializers.IntegerField):
 
 class MatchExportSerializer(BodySerializer):
     """A match export. An import reads format, format_version, game, preset, options, title,
-    players (name or player, team), hands (record, accept_declared, reason), status and
+    played_at, players (name or player, team), hands (record, accept_declared, reason), status and
     void_reason; the other fields are information and are recomputed on import."""
 
     format = FormatField(
@@ -166,6 +166,16 @@ class MatchExportSerializer(BodySerializer):
     status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
     void_reason = serializers.CharField(required=False, allow_null=True, allow_blank=True)
     created_at = serializers.DateTimeField(read_only=True)
+    played_at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=gettext_lazy(
+            "when the match was played (the date its scorer gave, else when its last hand was "
+            "recorded; empty while it is in play): an import keeps it, so the match keeps its place "
+            "in the ratings' order"
+        ),
+    )
     players = ExportPlayerSerializer(many=True, allow_empty=False)
     hands = ExportHandSerializer(many=True, max_length=exchange.MAX_HANDS)
     totals = serializers.JSONField(read_only=True, allow_null=True)

@@ -1,8 +1,8 @@
 """Export a match as a document (JSON) or a score sheet (CSV rows), and import the document back.
 
 The export carries everything needed to rebuild the match — game, preset, resolved options,
-title, players in seat order (with teams), every current hand's record in order with the
-``accept_declared`` flag and reason it stands on — and, for information only, what the site
+title, when it was played, players in seat order (with teams), every current hand's record in
+order with the ``accept_declared`` flag and reason it stands on — and, for information, what the site
 computed: declared and computed scores, statuses, running totals, the result, the match
 version. An import reads only the rebuilding fields (``IMPORT_FIELDS``) and records every
 hand again through ``services.hand_record``, so the rules engine is the authority on the
@@ -26,11 +26,13 @@ Decisions (docs/api.md, "Export and import"):
 from __future__ import annotations
 
 import json
+from datetime import datetime, time
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 
 from . import errors, services
@@ -45,7 +47,16 @@ MAX_HANDS = 1000
 #: What an import reads; every other key of the document is information for people.
 IMPORT_FIELDS = {
     "document": (
-        "format", "format_version", "site", "game", "preset", "options", "title", "players", "hands"
+        "format",
+        "format_version",
+        "site",
+        "game",
+        "preset",
+        "options",
+        "title",
+        "played_at",
+        "players",
+        "hands",
     ),
     "players[]": ("player", "id", "name", "team"),
     "hands[]": ("record", "accept_declared", "reason"),
@@ -58,7 +69,8 @@ def match_export(*, match: Match) -> dict[str, Any]:
     """The export document of ``match`` (format ``FORMAT``, version ``FORMAT_VERSION``)."""
     seats = list(match.seats.select_related("player").order_by("position"))
     hands = []
-    for hand in match_current_hands(match=match):
+    current = list(match_current_hands(match=match))
+    for hand in current:
         hands.append(
             {
                 "number": hand.number,
@@ -90,6 +102,7 @@ def match_export(*, match: Match) -> dict[str, Any]:
         "status": match.status,
         "void_reason": _void_reason(match) if match.status == Match.Status.VOID else None,
         "created_at": match.created_at.isoformat(),
+        "played_at": _played_at(match, current),
         "players": [
             {"seat": s.position, "name": s.player.name, "team": s.team, "id": s.player_id} for s in seats
         ],
@@ -97,6 +110,17 @@ def match_export(*, match: Match) -> dict[str, Any]:
         "totals": running_values(match.state),
         "result": match.result,
     }
+
+
+def _played_at(match: Match, hands: list) -> str | None:
+    """When the match was played, so that an import keeps its place in a pool's play order: the
+    date its scorer gave, else (a match recorded as it was played) when its last hand was
+    recorded once it is over; nothing for a match still in play."""
+    if match.played_at is not None:
+        return match.played_at.isoformat()
+    if match.status == Match.Status.FINISHED and hands:
+        return max(hand.recorded_at for hand in hands).isoformat()
+    return None
 
 
 def is_export(data: Any) -> bool:
@@ -191,6 +215,7 @@ def match_import(*, document: dict[str, Any], by) -> Match:
             players=players,
             teams=teams if any(t is not None for t in teams) else None,
             title=document.get("title") or "",
+            played_at=_import_played_at(document.get("played_at")),
             by=by,
         )
         for i, entry in enumerate(hands):
@@ -218,6 +243,28 @@ def match_import(*, document: dict[str, Any], by) -> Match:
             match = services.match_void(match=match, by=by, reason=reason)
         match.refresh_from_db()
     return match
+
+
+def _import_played_at(value: Any) -> datetime | None:
+    """The document's ``played_at`` (a time, an ISO date or time, or nothing) as a time; the
+    service checks it as for any match (not in the future, not before 1900)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):  # the API's serializer has parsed it already
+        return value
+    moment = None
+    if isinstance(value, str):
+        try:  # a well-formed but impossible date ("2026-02-30") raises
+            moment = parse_datetime(value)
+            if moment is None and (day := parse_date(value)) is not None:
+                moment = datetime.combine(day, time())
+        except ValueError:
+            moment = None
+    if moment is None:
+        raise errors.Invalid(
+            _("the date played must be an ISO date or time"), field="played_at", code="played_at_invalid"
+        )
+    return moment
 
 
 def _import_player(entry: dict[str, Any], index: int, by, *, same_site: bool = False) -> Player:

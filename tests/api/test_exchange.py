@@ -5,8 +5,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import UTC, datetime
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from scorekeeper.devtools import DEMO_DATA
@@ -77,6 +79,21 @@ def test_the_json_export_carries_what_rebuilds_the_match_and_what_the_site_compu
     assert second["running"] == [5, 4]  # the declared values stand (spec 1.6)
     assert (doc["status"], doc["totals"], doc["result"]) == ("in_progress", [5, 4], None)
     assert doc["void_reason"] is None
+    assert doc["played_at"] is None  # still in play: its last hand is not recorded yet
+
+
+def test_the_export_says_when_the_match_was_played(api, tally_match, user, make_players):
+    hand_record(match=tally_match, record=hand([10, 1]), by=user)  # over at 10
+    last = tally_match.hands.latest("recorded_at").recorded_at
+    assert export(api, tally_match.pk).json()["played_at"] == last.isoformat()
+
+    back_entered = match_create(
+        game="tally",
+        players=make_players("Cy", "Di"),
+        by=user,
+        played_at=datetime(2026, 3, 7, 20, tzinfo=UTC),
+    )
+    assert export(api, back_entered.pk).json()["played_at"] == "2026-03-07T20:00:00+00:00"
 
 
 def test_the_csv_export_is_a_score_sheet_with_a_header_row(api, tally_match, user):
@@ -173,6 +190,46 @@ def test_export_import_export_gives_the_same_hands_and_result_in_every_game(scor
     for key in ("game", "preset", "options", "title", "status", "totals", "result"):
         assert after[key] == before[key], key
     assert [p["name"] for p in after["players"]] == [p["name"] for p in before["players"]]
+
+
+def test_a_round_trip_keeps_when_the_match_was_played_so_its_place_in_the_ratings_order(
+    scorer, tally_match, user
+):
+    hand_record(match=tally_match, record=hand([10, 1]), by=user)
+    before = export(scorer, tally_match.pk).json()
+
+    response = import_(scorer, before)
+
+    assert response.status_code == 201, response.json()
+    new = Match.objects.get(pk=response.json()["id"])
+    assert new.played_at == tally_match.hands.latest("recorded_at").recorded_at
+    assert export(scorer, new.pk).json()["played_at"] == before["played_at"]
+
+
+@pytest.mark.parametrize(
+    ("given", "stored_as"),
+    [
+        ("2026-03-07", datetime(2026, 3, 7)),
+        ("2026-03-07T21:30:00+01:00", datetime(2026, 3, 7, 20, 30, tzinfo=UTC)),
+    ],
+)
+def test_an_imported_date_played_may_be_a_day_or_a_time(scorer, tally, given, stored_as):
+    response = import_(scorer, edit(lambda d: d.update(played_at=given)))
+
+    assert response.status_code == 201, response.json()
+    played = Match.objects.get(pk=response.json()["id"]).played_at
+    expected = stored_as if stored_as.tzinfo else timezone.make_aware(stored_as)  # a day: the site's midnight
+    assert played == expected
+
+
+def test_a_document_without_a_date_played_is_played_when_its_last_hand_is_recorded(scorer, tally):
+    doc = good()
+    doc.pop("played_at", None)
+
+    response = import_(scorer, doc)
+
+    assert response.status_code == 201, response.json()
+    assert Match.objects.get(pk=response.json()["id"]).played_at is None
 
 
 def test_a_round_trip_keeps_disputed_and_corrected_hands(scorer, tally, user, make_players):
@@ -350,12 +407,17 @@ BAD_IMPORTS = [
     ("hand after the end", edit(lambda d: d["hands"].insert(1, {"record": hand([9, 0])})), "match_over",
      "hands[2]"),
     ("hands not a list", edit(lambda d: d.update(hands={"1": hand([3, 1])})), "not_a_list", "hands"),
+    ("date played not a date", edit(lambda d: d.update(played_at="last tuesday")), "invalid", "played_at"),
+    ("date played impossible", edit(lambda d: d.update(played_at="2026-02-30T20:00:00Z")), "invalid",
+     "played_at"),
+    ("date played in the future", edit(lambda d: d.update(played_at="2999-01-01T20:00:00Z")),
+     "played_at_future", "played_at"),
+    ("date played before 1900", edit(lambda d: d.update(played_at="1850-01-01T20:00:00Z")),
+     "played_at_too_early", "played_at"),
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(
-    ("case", "doc", "code", "field"), BAD_IMPORTS, ids=[b[0] for b in BAD_IMPORTS]
-)
+@pytest.mark.parametrize(("case", "doc", "code", "field"), BAD_IMPORTS, ids=[b[0] for b in BAD_IMPORTS])
 def test_a_bad_import_is_a_400_and_stores_nothing(scorer, tally, case, doc, code, field):
     before = stored()
 
@@ -440,7 +502,6 @@ def test_importing_needs_a_signed_in_user(api, tally):
     assert stored() == before
 
 
-
 @pytest.mark.parametrize("fmt", ["json", "csv"])
 def test_the_options_of_the_export_are_json_in_any_format(api, tally_match, fmt):
     response = api.options(f"/api/v1/matches/{tally_match.pk}/export?format={fmt}")
@@ -470,12 +531,12 @@ def test_an_id_beyond_the_database_range_is_a_404(api):
 
 
 def test_a_name_that_a_spreadsheet_would_run_is_written_inert(api, tally, user):
-    players = [player_create(name="=HYPERLINK(\"http://x\")"), player_create(name="Bea")]
+    players = [player_create(name='=HYPERLINK("http://x")'), player_create(name="Bea")]
     match = match_create(game="tally", players=players, by=user)
     hand_record(match=match, record=hand([3, -1]), by=user)
 
     rows = list(csv.reader(io.StringIO(export(api, match.pk, "csv").content.decode())))
 
-    assert rows[0][2] == "declared =HYPERLINK(\"http://x\")"  # inside the header text: harmless
-    assert rows[1][1] == "'=HYPERLINK(\"http://x\")"  # the dealer cell starts with "="
+    assert rows[0][2] == 'declared =HYPERLINK("http://x")'  # inside the header text: harmless
+    assert rows[1][1] == '\'=HYPERLINK("http://x")'  # the dealer cell starts with "="
     assert rows[1][3] == "-1"  # numbers stay numbers
