@@ -38,7 +38,7 @@ from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
 from ..engine import MatchOutcome, Rater, Rating, first_place_probabilities, replay_arrays
-from .ceiling import OracleAssistedFilter
+from .ceiling import OracleAssistedFilter, ThurstoneFilter
 from .refit import DynamicRefit
 
 __all__ = [
@@ -47,6 +47,7 @@ __all__ = [
     "Candidate",
     "OracleAssistedFilter",
     "Report",
+    "ThurstoneFilter",
     "candidates",
     "default_predictions",
     "format_report",
@@ -643,8 +644,9 @@ def candidates(include_oracle: bool = True, include_refits: bool = False, rater:
     service serves), the same update without the time decay or the pair weights (issue 11's
     model), openskill's models at their defaults, the best Plackett–Luce update found, Elo,
     optionally the dynamic batch refit (research: a pass over the history every 500
-    matches) and the oracle-assisted filter (research, synthetic matches only: the bound of
-    ``ratings.backtest.ceiling``), and the oracle."""
+    matches), the generator's own model as a grid filter and the oracle-assisted filter
+    (research, ``ratings.backtest.ceiling``; the latter synthetic matches only: the bound),
+    and the oracle."""
     default = rater or Rater.default()
     issue_11 = default.with_parameters({"gamma": 0.0, "pair_weight_exponent": 0.0}, name="issue-11")
     out = [
@@ -659,6 +661,7 @@ def candidates(include_oracle: bool = True, include_refits: bool = False, rater:
     if include_refits:
         out.append(Candidate("dynamic-refit", lambda: refit_predictor(DynamicRefit())))
     if include_ceiling:
+        out.append(Candidate("thurstone-filter", ThurstoneFilter))
         out.append(Candidate("oracle-assisted-filter", OracleAssistedFilter))
     if include_oracle:
         out.append(Candidate("oracle", OraclePredictor))

@@ -1,4 +1,5 @@
-"""How far any rating filter can get on the generator: a filter told the opponents' true skills.
+"""How far any rating filter can get on the generator: a filter told the opponents' true skills
+(``OracleAssistedFilter``), and the same filter told nothing (``ThurstoneFilter``).
 
 Research code for docs/ratings.md ("How far 60 % is"). On ``synthetic`` matches, each player's
 belief about his own skill is a normal that follows the generator's own model exactly: it starts
@@ -19,6 +20,10 @@ table of more than two sides, the order among the sides above a player, and amon
 him, is left out of his likelihood: it says almost nothing about him once the others' skills
 are known.)
 
+``ThurstoneFilter`` rates with the others' beliefs instead of their truth: a real rating model,
+the generator's own with its parameters, to show what an update closer to the generator than
+Weng & Lin's pairs would gain.
+
 numpy only: the normal CDF on arrays is Abramowitz & Stegun's 7.1.26 (error below 1.5e-7),
 since numpy has no erf.
 """
@@ -32,7 +37,7 @@ import numpy as np
 
 from ..engine import first_place_probabilities
 
-__all__ = ["OracleAssistedFilter"]
+__all__ = ["OracleAssistedFilter", "ThurstoneFilter"]
 
 
 def _normal_cdf(x: np.ndarray) -> np.ndarray:
@@ -76,7 +81,7 @@ class OracleAssistedFilter:
                     self.seen[p] = match.day
 
     def predict(self, match) -> list[float]:
-        if match.truth is None:
+        if match.truth is None and type(self) is OracleAssistedFilter:
             raise ValueError("the oracle-assisted filter needs synthetic matches (they carry the truth)")
         self._drift(match)
         means = [sum(self.mean[p] for p in side) for side in match.sides]
@@ -93,8 +98,14 @@ class OracleAssistedFilter:
         inside = _normal_cdf(edges)
         return float(inside[0] - inside[1])
 
+    def _others(self, match) -> tuple[list[float], list[float]]:
+        """Each side's strength as this filter sees it when rating the others: the truth, known
+        exactly (variance 0)."""
+        return list(match.truth), [0.0] * len(match.sides)
+
     def update(self, match) -> None:
-        truth, places, sides = match.truth, match.places, match.sides
+        places, sides = match.places, match.sides
+        strength, uncertainty = self._others(match)
         new = {}
         for i, side in enumerate(sides):
             for p in side:
@@ -105,8 +116,8 @@ class OracleAssistedFilter:
                 noise_var = len(side) + sum(self.var[q] for q in side if q != p)
                 if len(sides) == 2:
                     j = 1 - i
-                    spread = math.sqrt(noise_var + len(sides[j]))
-                    lead = (skill + partners - truth[j]) / spread
+                    spread = math.sqrt(noise_var + len(sides[j]) + uncertainty[j])
+                    lead = (skill + partners - strength[j]) / spread
                     margin = self.draw_margin / spread
                     if places[0] == places[1]:
                         likelihood = _normal_cdf(margin - lead) - _normal_cdf(-margin - lead)
@@ -120,7 +131,7 @@ class OracleAssistedFilter:
                     for j, other in enumerate(sides):
                         if j == i or places[j] == places[i]:
                             continue
-                        z = (performance - truth[j]) / math.sqrt(len(other))
+                        z = (performance - strength[j]) / math.sqrt(len(other) + uncertainty[j])
                         ahead = _normal_cdf(-z) if places[j] < places[i] else _normal_cdf(z)
                         log_given += np.log(np.maximum(ahead, 1e-300))
                     likelihood = (np.exp(log_given) * _NOISE_WEIGHT[None, :]).sum(1)
@@ -131,3 +142,16 @@ class OracleAssistedFilter:
                 new[p] = (mean, float((post * (skill - mean) ** 2).sum()))
         for p, (mean, var) in new.items():
             self.mean[p], self.var[p] = mean, var
+
+
+class ThurstoneFilter(OracleAssistedFilter):
+    """The same filter told no truth: the other sides are their players' beliefs (mean and
+    variance summed), as a rating model's would be. A real rating model, the generator's own
+    (normal performances, the Ornstein–Uhlenbeck drift, the draw margin), with each belief
+    updated by its exact likelihood on a grid: what an update closer to the generator than
+    Weng & Lin's pairs gains (docs/ratings.md, "How far 60 % is"). Research: it is told the
+    generator's parameters instead of fitting them, and runs in Python, player by player."""
+
+    def _others(self, match) -> tuple[list[float], list[float]]:
+        return ([sum(self.mean[p] for p in side) for side in match.sides],
+                [sum(self.var[p] for p in side) for side in match.sides])  # fmt: skip

@@ -228,3 +228,14 @@ def test_the_oracle_assisted_filter_starts_from_the_generators_prior_and_drifts_
     far = dataclasses.replace(later, sides=((player,), ("nobody",)), places=(1, 2), day=first.day + 1e6)
     bound.predict(far)
     assert bound.var[player] == pytest.approx(1.0) and bound.mean[player] == pytest.approx(0.0)
+
+
+def test_the_thurstone_filter_needs_no_truth_and_closes_part_of_the_gap():
+    # The generator's own model as a filter: it rates stored or given matches too (no truth).
+    predictions = bt._forecast(bt.ThurstoneFilter(), list(bt.read_jsonl(LINES)))
+    assert predictions[0][0] == pytest.approx([1 / 3] * 3)
+    assert all(sum(p) == pytest.approx(1) for p, _ in predictions)
+    matches = bt.synthetic(3, bt.Generator(players=60, matches=1500))
+    names = ("openskill-default", "thurstone-filter", "oracle-assisted-filter", "oracle")
+    report = bt.run(matches, [c for c in bt.candidates(include_ceiling=True) if c.name in names])
+    assert 0 < report.gap_closed("thurstone-filter") < 1.0
