@@ -16,7 +16,8 @@ benchmark). The same synthetic matches (2–6 sides, some 2v2, ties) are rated b
 
 Each is timed without tracemalloc (the best of ``--rounds`` runs, the five taking turns:
 the machine is shared), then run again under tracemalloc for its peak memory.
-Then the back-test table on the generator, on the report seeds (tuning used others).
+Then the back-test table on the generator, on the report seeds (tuning used others);
+``--ceiling`` adds the oracle-assisted filter, the bound of ``ratings.backtest.ceiling``.
 """
 
 from __future__ import annotations
@@ -102,6 +103,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="timed runs of each, the best counts")
     parser.add_argument("--no-backtest", action="store_true")
     parser.add_argument("--refits", action="store_true", help="also the dynamic batch refit (slow)")
+    parser.add_argument(
+        "--ceiling",
+        action="store_true",
+        help="also the oracle-assisted filter, the bound of ratings.backtest.ceiling (slow)",
+    )
     args = parser.parse_args()
 
     g = bt.Generator(players=args.players, matches=args.matches)
@@ -130,7 +136,8 @@ def main() -> None:
         print()
         print(f"back-test, generator seed {seed}:")
         data = bt.synthetic(seed, bt.Generator(matches=args.backtest_matches))
-        print(bt.format_report(bt.run(data, bt.candidates(include_refits=args.refits))))
+        field = bt.candidates(include_refits=args.refits, include_ceiling=args.ceiling)
+        print(bt.format_report(bt.run(data, field)))
         print()
         print(f"the displayed rating mu − z·sigma of the default, generator seed {seed}:")
         print(bt.format_display_study(bt.display_study(data, Rater.default())))

@@ -38,13 +38,16 @@ from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
 from ..engine import MatchOutcome, Rater, Rating, first_place_probabilities, replay_arrays
+from .ceiling import OracleAssistedFilter, ThurstoneFilter
 from .refit import DynamicRefit
 
 __all__ = [
     "BacktestInputError",
     "BacktestMatch",
     "Candidate",
+    "OracleAssistedFilter",
     "Report",
+    "ThurstoneFilter",
     "candidates",
     "default_predictions",
     "format_report",
@@ -635,13 +638,15 @@ def _two_sides_truth(means, sds, margin) -> tuple[tuple[float, float], float]:
 PLACKETT_LUCE_TUNED = Rater(name="plackett-luce-tuned", tau=0.6, win_scale=2.0)
 
 
-def candidates(include_oracle: bool = True, include_refits: bool = False, rater: Rater | None = None
-               ) -> list[Candidate]:  # fmt: skip
+def candidates(include_oracle: bool = True, include_refits: bool = False, rater: Rater | None = None,
+               include_ceiling: bool = False) -> list[Candidate]:  # fmt: skip
     """The back-test's field: the default (``rater``, else ``Rater.default()``: what the
     service serves), the same update without the time decay or the pair weights (issue 11's
     model), openskill's models at their defaults, the best Plackett–Luce update found, Elo,
     optionally the dynamic batch refit (research: a pass over the history every 500
-    matches), and the oracle."""
+    matches), the generator's own model as a grid filter and the oracle-assisted filter
+    (research, ``ratings.backtest.ceiling``; the latter synthetic matches only: the bound),
+    and the oracle."""
     default = rater or Rater.default()
     issue_11 = default.with_parameters({"gamma": 0.0, "pair_weight_exponent": 0.0}, name="issue-11")
     out = [
@@ -655,6 +660,9 @@ def candidates(include_oracle: bool = True, include_refits: bool = False, rater:
     ]
     if include_refits:
         out.append(Candidate("dynamic-refit", lambda: refit_predictor(DynamicRefit())))
+    if include_ceiling:
+        out.append(Candidate("thurstone-filter", ThurstoneFilter))
+        out.append(Candidate("oracle-assisted-filter", OracleAssistedFilter))
     if include_oracle:
         out.append(Candidate("oracle", OraclePredictor))
     return out

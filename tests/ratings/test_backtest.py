@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -197,3 +198,44 @@ def test_the_report_gives_predicted_and_observed_draw_rates():
     assert 0 < predicted < 0.2 and 0 <= observed < 0.2
     assert report.score("oracle").draw_rates[0] == pytest.approx(observed, abs=0.03)
     assert "draws predicted / seen" in bt.format_report(report)
+
+
+def test_the_oracle_assisted_filter_lies_between_the_default_and_the_oracle():
+    # The bound of ratings.backtest.ceiling: told the others' true skills, it must beat the
+    # served model, and knowing nobody's own current skill it cannot reach the oracle.
+    matches = bt.synthetic(3, bt.Generator(players=60, matches=1500))
+    names = ("openskill-default", "default", "oracle-assisted-filter", "oracle")
+    report = bt.run(matches, [c for c in bt.candidates(include_ceiling=True) if c.name in names])
+    bound = report.gap_closed("oracle-assisted-filter")
+    assert report.gap_closed("default") < bound < 1.0
+    rates = report.score("oracle-assisted-filter").draw_rates
+    assert 0 < rates[0] < 0.1  # its two-sided draws are the generator's margin, a few per cent
+
+
+def test_the_oracle_assisted_filter_needs_synthetic_matches():
+    with pytest.raises(ValueError, match="synthetic"):
+        bt.OracleAssistedFilter().predict(next(bt.read_jsonl(LINES)))
+
+
+def test_the_oracle_assisted_filter_starts_from_the_generators_prior_and_drifts_back_to_it():
+    first, later = bt.synthetic(5, bt.Generator(players=20, matches=40))[:2]
+    bound = bt.OracleAssistedFilter()
+    bound.predict(first)
+    assert all(bound.mean[p] == 0.0 and bound.var[p] == 1.0 for side in first.sides for p in side)
+    bound.update(first)
+    player = first.sides[0][0]
+    assert bound.var[player] < 1.0  # the match taught it something about him
+    far = dataclasses.replace(later, sides=((player,), ("nobody",)), places=(1, 2), day=first.day + 1e6)
+    bound.predict(far)
+    assert bound.var[player] == pytest.approx(1.0) and bound.mean[player] == pytest.approx(0.0)
+
+
+def test_the_thurstone_filter_needs_no_truth_and_closes_part_of_the_gap():
+    # The generator's own model as a filter: it rates stored or given matches too (no truth).
+    predictions = bt._forecast(bt.ThurstoneFilter(), list(bt.read_jsonl(LINES)))
+    assert predictions[0][0] == pytest.approx([1 / 3] * 3)
+    assert all(sum(p) == pytest.approx(1) for p, _ in predictions)
+    matches = bt.synthetic(3, bt.Generator(players=60, matches=1500))
+    names = ("openskill-default", "thurstone-filter", "oracle-assisted-filter", "oracle")
+    report = bt.run(matches, [c for c in bt.candidates(include_ceiling=True) if c.name in names])
+    assert 0 < report.gap_closed("thurstone-filter") < 1.0
