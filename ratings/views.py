@@ -151,7 +151,7 @@ def season(request, game: str):
         return render(request, "ratings/season.html", context, status=400)
     period = form.cleaned_data["period"] if request.GET else seasons.this_month(today)
     start, end = period.bounds(zone)
-    rows = selectors.season_board(game=game, start=start, end=end)
+    rows = seasons.season_board(game=game, start=start, end=end)
     page = Paginator(rows, PLAYERS_PER_PAGE).get_page(request.GET.get("page"))
     context.update({"period": period, "page": page})
     return render(request, "ratings/season.html", context)
