@@ -8,7 +8,9 @@ won it; equal places are a draw. So a multiplayer table counts between any two o
 by who finished ahead of whom.
 
 The reads are one query for the seats of the matches both played (however many matches there
-are), one for the ratings behind the chances; pages fetch only the matches they show.
+are), one for the ratings behind the chances; pages fetch only the matches they show. A list
+of opponents is ranked by one grouped count of the seats opposite his (a finished match's
+result places every seat), and the records are read for the opponents shown only.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
+
+from django.db.models import Count, F, OuterRef, Q, Subquery
 
 from scorekeeper.matches.models import Match, Player, Seat
 
@@ -124,17 +128,25 @@ def _place(placements, position: int) -> int | None:
 
 
 def meetings(
-    *, player: Player | int, opponent: Player | int | None = None, game: str | None = None, dated: bool = True
+    *,
+    player: Player | int,
+    opponent: Player | int | None = None,
+    game: str | None = None,
+    dated: bool = True,
+    among: Sequence[int] | None = None,
 ) -> list[Meeting]:
-    """Every meeting of ``player`` (with ``opponent`` only, if given; in ``game`` only, if
-    given), oldest first (the order the matches were started in, then their ids); without
-    ``dated``, in no order and without ``played_at`` (a count needs neither). Two queries: his
-    seats with their matches' results, then the other seats of those matches (plain numbers:
-    the matches' results and times are read once a match, not once a seat)."""
+    """Every meeting of ``player`` (with ``opponent`` only, if given, or with those of the ids
+    ``among``; in ``game`` only, if given), oldest first (the order the matches were started
+    in, then their ids); without ``dated``, in no order and without ``played_at`` (a count
+    needs neither). Two queries: his seats with their matches' results, then the other seats of
+    those matches (plain numbers: the matches' results and times are read once a match, not
+    once a seat)."""
     pk = player.pk if isinstance(player, Player) else player
     mine = Seat.objects.filter(player_id=pk, match__status=Match.Status.FINISHED)
     if opponent is not None:
         mine = mine.filter(match__seats__player=opponent)
+    if among is not None:
+        mine = mine.filter(match_id__in=Seat.objects.filter(player_id__in=among).values("match_id"))
     if game:
         mine = mine.filter(match__game=game)
     fields = ["match_id", "match__game", "position", "team", "match__result__placements"]
@@ -149,6 +161,8 @@ def meetings(
     others = Seat.objects.filter(match__in=mine.values("match_id")).exclude(player_id=pk)
     if opponent is not None:
         others = others.filter(player=opponent)
+    if among is not None:
+        others = others.filter(player_id__in=among)
     seated: dict[int, list[tuple[int, int, int | None]]] = defaultdict(list)
     for match_id, other, position, team in others.order_by().values_list(
         "match_id", "player_id", "position", "team"
@@ -212,19 +226,46 @@ def chances(
     return out
 
 
-def opponents(*, player: Player) -> list[Rival]:
-    """Everyone ``player`` met, most meetings first (then by name), each with the record
-    against him and the games they met in; no chances (``with_chances`` adds them)."""
-    by_opponent: dict[int, list[Meeting]] = defaultdict(list)
-    for meeting in meetings(player=player, dated=False):
-        by_opponent[meeting.opponent_id].append(meeting)
-    if not by_opponent:
+class Met(NamedTuple):
+    """An opponent and how many finished matches he sat opposite the player."""
+
+    player: Opponent
+    met: int
+
+
+def opponents(*, player: Player | int) -> list[Met]:
+    """Everyone ``player`` met, most meetings first (then by name), in one grouped query: the
+    seats opposite his in his finished matches, counted per player (a partner, on his team,
+    is no opponent). The records come apart, for the opponents shown (``records``)."""
+    pk = player.pk if isinstance(player, Player) else player
+    mine = Seat.objects.filter(player_id=pk, match__status=Match.Status.FINISHED)
+    # His team in the other seat's match: only partnership games have teams.
+    his_team = Subquery(mine.filter(match_id=OuterRef("match_id")).values("team")[:1])
+    counted = (
+        Seat.objects.filter(match__in=mine.values("match_id"))
+        .exclude(player_id=pk)
+        .annotate(his_team=his_team)
+        .filter(Q(team__isnull=True) | Q(his_team__isnull=True) | ~Q(team=F("his_team")))
+        .values("player_id", "player__name")
+        .annotate(met=Count("match_id"))
+        .values_list("player_id", "player__name", "met")
+        .order_by()
+    )
+    ranked = sorted(counted, key=lambda row: (-row[2], row[1].casefold(), row[0]))
+    return [Met(Opponent(pk, name), met) for pk, name, met in ranked]
+
+
+def records(*, player: Player | int, opponents: Sequence[Opponent]) -> list[Rival]:
+    """The record of ``player`` against each of ``opponents`` (in their order) and the games
+    they met in; no chances (``with_chances`` adds them). One read of their meetings."""
+    if not opponents:
         return []
-    names = dict(Player.objects.filter(pk__in=list(by_opponent)).values_list("pk", "name"))
-    ranked = sorted(by_opponent, key=lambda pk: (-len(by_opponent[pk]), names[pk].casefold(), pk))
+    by_opponent: dict[int, list[Meeting]] = defaultdict(list)
+    for meeting in meetings(player=player, dated=False, among=[o.pk for o in opponents]):
+        by_opponent[meeting.opponent_id].append(meeting)
     return [
-        Rival(Opponent(pk, names[pk]), record_of(by_opponent[pk]), Counter(m.game for m in by_opponent[pk]))
-        for pk in ranked
+        Rival(other, record_of(by_opponent[other.pk]), Counter(m.game for m in by_opponent[other.pk]))
+        for other in opponents
     ]
 
 
@@ -238,7 +279,8 @@ def with_chances(*, player: Player, rivals: list[Rival]) -> list[Rival]:
 
 def rivals(*, player: Player, limit: int = RIVALS_SHOWN) -> list[Rival]:
     """The ``limit`` players ``player`` met most often, with today's chances (a profile's)."""
-    return with_chances(player=player, rivals=opponents(player=player)[:limit])
+    shown = [met.player for met in opponents(player=player)[:limit]]
+    return with_chances(player=player, rivals=records(player=player, opponents=shown))
 
 
 @dataclass(frozen=True)
