@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
-from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Q
 
 from scorekeeper.matches.models import Match, Player, Seat
 
@@ -146,7 +146,8 @@ def meetings(
     if opponent is not None:
         mine = mine.filter(match__seats__player=opponent)
     if among is not None:
-        mine = mine.filter(match_id__in=Seat.objects.filter(player_id__in=among).values("match_id"))
+        # A probe of each of his matches' seats, not every seat of those players.
+        mine = mine.filter(Exists(Seat.objects.filter(match_id=OuterRef("match_id"), player_id__in=among)))
     if game:
         mine = mine.filter(match__game=game)
     fields = ["match_id", "match__game", "position", "team", "match__result__placements"]
@@ -214,7 +215,9 @@ def chances(
         (who, game): Rating(mu, sigma)
         for who, game, mu, sigma in PlayerRating.objects.filter(
             player_id__in=[pk, *others], pool__game__in=games
-        ).values_list("player_id", "pool__game", "mu", "sigma")
+        )
+        .order_by()  # no board order: it joins every player for his name
+        .values_list("player_id", "pool__game", "mu", "sigma")
     }
     prior = r.prior()
     out = []
@@ -238,14 +241,14 @@ def opponents(*, player: Player | int) -> list[Met]:
     seats opposite his in his finished matches, counted per player (a partner, on his team,
     is no opponent). The records come apart, for the opponents shown (``records``)."""
     pk = player.pk if isinstance(player, Player) else player
-    mine = Seat.objects.filter(player_id=pk, match__status=Match.Status.FINISHED)
-    # His team in the other seat's match: only partnership games have teams.
-    his_team = Subquery(mine.filter(match_id=OuterRef("match_id")).values("team")[:1])
+    # One join to his seat in the same match (one filter() call: the conditions share it).
     counted = (
-        Seat.objects.filter(match__in=mine.values("match_id"))
+        Seat.objects.filter(
+            Q(team__isnull=True) | Q(match__seats__team__isnull=True) | ~Q(team=F("match__seats__team")),
+            match__seats__player_id=pk,
+            match__status=Match.Status.FINISHED,
+        )
         .exclude(player_id=pk)
-        .annotate(his_team=his_team)
-        .filter(Q(team__isnull=True) | Q(his_team__isnull=True) | ~Q(team=F("his_team")))
         .values("player_id", "player__name")
         .annotate(met=Count("match_id"))
         .values_list("player_id", "player__name", "met")
