@@ -263,8 +263,11 @@ def records(*, player: Player | int, opponents: Sequence[Opponent]) -> list[Riva
     they met in; no chances (``with_chances`` adds them). One read of their meetings."""
     if not opponents:
         return []
+    # A profile's handful: their meetings only. A page of dozens sat in most of his matches:
+    # all his meetings in one read are then cheaper than finding theirs.
+    among = [o.pk for o in opponents] if len(opponents) <= RIVALS_SHOWN else None
     by_opponent: dict[int, list[Meeting]] = defaultdict(list)
-    for meeting in meetings(player=player, dated=False, among=[o.pk for o in opponents]):
+    for meeting in meetings(player=player, dated=False, among=among):
         by_opponent[meeting.opponent_id].append(meeting)
     return [
         Rival(other, record_of(by_opponent[other.pk]), Counter(m.game for m in by_opponent[other.pk]))
