@@ -135,8 +135,8 @@ def meetings(
     dated: bool = True,
     among: Sequence[int] | None = None,
 ) -> list[Meeting]:
-    """Every meeting of ``player`` (with ``opponent`` only, if given, or with those of the ids
-    ``among``; in ``game`` only, if given), oldest first (the order the matches were started
+    """Every meeting of ``player`` (with ``opponent`` only, if given, or with those of the few
+    ids ``among``; in ``game`` only, if given), oldest first (the order the matches were started
     in, then their ids); without ``dated``, in no order and without ``played_at`` (a count
     needs neither). Two queries: his seats with their matches' results, then the other seats of
     those matches (plain numbers: the matches' results and times are read once a match, not
@@ -159,11 +159,13 @@ def meetings(
     own = list(mine.values_list(*fields))
     if not own:
         return []
-    others = Seat.objects.filter(match__in=mine.values("match_id")).exclude(player_id=pk)
+    if among is not None:
+        # A handful of opponents: their seats in the few matches just read, by those ids.
+        others = Seat.objects.filter(match_id__in=[row[0] for row in own], player_id__in=among)
+    else:
+        others = Seat.objects.filter(match__in=mine.values("match_id")).exclude(player_id=pk)
     if opponent is not None:
         others = others.filter(player=opponent)
-    if among is not None:
-        others = others.filter(player_id__in=among)
     seated: dict[int, list[tuple[int, int, int | None]]] = defaultdict(list)
     for match_id, other, position, team in others.order_by().values_list(
         "match_id", "player_id", "position", "team"
