@@ -20,10 +20,10 @@ def _rebuild(schema_editor, tail: str) -> None:
     if schema_editor.connection.vendor != "postgresql":
         return
     run = schema_editor.execute
-    # On the partitioned table: built on every partition, the old one dropped with its partitions'.
-    run(f"CREATE INDEX rating_history_player_idx_new ON {TABLE} ({KEY}){tail}")
+    # On the partitioned table: dropped with its partitions' indexes, then built on every
+    # partition under the same names (in the migration's transaction: no reader sees it gone).
     run("DROP INDEX rating_history_player_idx")
-    run("ALTER INDEX rating_history_player_idx_new RENAME TO rating_history_player_idx")
+    run(f"CREATE INDEX rating_history_player_idx ON {TABLE} ({KEY}){tail}")
 
 
 def cover_place(apps, schema_editor):
