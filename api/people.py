@@ -149,9 +149,11 @@ class Opponents(generics.GenericAPIView):
     @extend_schema(responses={200: OpponentSerializer(many=True), **schema.errors(404)})
     def get(self, request, pk: int):
         player = get_object_or_404(Player, pk=pk)
+        # Ranked whole by their meeting counts; the records read for the page's opponents only.
         page = self.paginate_queryset(head_to_head.opponents(player=player))
-        head_to_head.with_chances(player=player, rivals=page)
-        return self.get_paginated_response(OpponentSerializer(page, many=True).data)
+        rivals = head_to_head.records(player=player, opponents=[met.player for met in page])
+        head_to_head.with_chances(player=player, rivals=rivals)
+        return self.get_paginated_response(OpponentSerializer(rivals, many=True).data)
 
 
 class HeadToHead(generics.GenericAPIView):

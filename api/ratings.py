@@ -412,7 +412,7 @@ class SeasonLeaderboard(generics.GenericAPIView):
         query = SeasonQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         start, end = query.validated_data["period"].bounds(dt.UTC)
-        page = self.paginate_queryset(selectors.season_board(game=game, start=start, end=end))
+        page = self.paginate_queryset(seasons.season_board(game=game, start=start, end=end))
         return self.get_paginated_response(SeasonEntrySerializer(page, many=True).data)
 
 

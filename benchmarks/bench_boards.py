@@ -12,9 +12,12 @@ times after a warm-up: the leaderboards, a game's board with its provisional lis
 board over the whole pool (the worst period: every match in it), the profile of the busiest
 player (his explained changes), a score sheet's explained changes, and the API's board,
 season and history. Prints per answer the median wall time, the median CPU time of the process
-(the server's own work: on a shared machine the wall time also counts the waits for a core)
-and the query count, with the load average. The game is the test suite's ``tally``
-(tests/fakes.py): the boards' cost is their rows, not the rules of a game.
+(the server's own work: on a shared machine the wall time also counts the waits for a core),
+on PostgreSQL the database backend's CPU time (the mean over the runs, from ``/proc``: the
+server's time is both) and the query count, with the load average. On PostgreSQL the pool is
+rated by a full recompute and then vacuumed, as autovacuum leaves a live pool's history
+(its pages all-visible: the season's counts read the per-player index alone). The game is the
+test suite's ``tally`` (tests/fakes.py): the boards' cost is their rows, not the rules of a game.
 """
 
 from __future__ import annotations
@@ -72,10 +75,11 @@ def run(matches: int, player_count: int, runs: int, profile: str | None = None) 
     from django.test import Client
     from django.urls import reverse
     from django.utils import timezone
+    from scratch_db import backend_cpu_seconds
 
     from ratings.backtest import synthetic_db
-    from ratings.models import RatingHistory
-    from ratings.services import rating_events_process_all
+    from ratings.models import RatingHistory, RatingPool
+    from ratings.services import rating_events_process_all, rating_pool_recompute
     from tests.fakes import install
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
@@ -94,7 +98,14 @@ def run(matches: int, player_count: int, runs: int, profile: str | None = None) 
         begins = now - dt.timedelta(days=30.4 * (months - month))
         match_ids += synthetic_db.store(game="tally", tables=chunk, player_ids=ids, start=begins)
     stored = time.perf_counter()
-    rating_events_process_all()
+    if connection.vendor == "postgresql":
+        # A full recompute: one incremental update of 100,000 pending matches names them all in
+        # one statement, over PostgreSQL's 65,535 parameters.
+        rating_pool_recompute(pool=RatingPool.objects.get_or_create(game="tally")[0])
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE")
+    else:
+        rating_events_process_all()
     rated = time.perf_counter()
     print(
         f"pool: {matches} tally matches among {player_count} players, stored in {stored - started:.1f} s, "
@@ -106,10 +117,11 @@ def run(matches: int, player_count: int, runs: int, profile: str | None = None) 
         .order_by("-n")
         .values_list("player_id", "n")
     )[0]
-    first = RatingHistory.objects.order_by("finished_at").values_list("finished_at", flat=True)[0]
+    first = RatingHistory.objects.order_by("played_at").values_list("played_at", flat=True)[0]
     today = now.date()
     whole = f"?from={first.date().isoformat()}&to={today.isoformat()}"
-    month = f"?from={(today - dt.timedelta(days=30)).isoformat()}&to={today.isoformat()}"
+    # The last month's matches were played 30.4 days ago: a day more, whatever the hour.
+    month = f"?from={(today - dt.timedelta(days=31)).isoformat()}&to={today.isoformat()}"
     answers = [
         ("page /leaderboards/", reverse("leaderboards")),
         ("page a game's board", reverse("leaderboard", args=["tally"])),
@@ -124,7 +136,7 @@ def run(matches: int, player_count: int, runs: int, profile: str | None = None) 
         ("api the busiest history", f"/api/v1/players/{busiest[0]}/ratings/tally/history"),
     ]
     client = Client()
-    print(f"{'answer':40} {'median':>8} {'CPU':>8} {'p90':>8} {'queries':>8}")
+    print(f"{'answer':40} {'median':>8} {'CPU':>8} {'DB CPU':>8} {'both':>8} {'p90':>8} {'queries':>8}")
     for label, url in answers:
         for _ in range(3):  # warm-up: templates compiled and cached, connections open
             assert client.get(url).status_code == 200, url
@@ -137,14 +149,18 @@ def run(matches: int, player_count: int, runs: int, profile: str | None = None) 
         with connection.execute_wrapper(note):
             client.get(url)
         times, cpu = [], []
+        db_before = backend_cpu_seconds(connection)
         for _ in range(runs):
             start, start_cpu = time.perf_counter(), time.process_time()
             response = client.get(url)
             times.append((time.perf_counter() - start) * 1000)
             cpu.append((time.process_time() - start_cpu) * 1000)
             assert response.status_code == 200
+        db_after = backend_cpu_seconds(connection)
+        db_ms = (db_after - db_before) * 1000 / runs if db_before is not None else 0.0
         times.sort()
         median, cpu_median = statistics.median(times), statistics.median(cpu)
+        server = cpu_median + db_ms
         p90 = times[int(0.9 * (len(times) - 1))]
         if profile and profile in label:
             import cProfile
@@ -154,10 +170,14 @@ def run(matches: int, player_count: int, runs: int, profile: str | None = None) 
                 for _ in range(5):
                     client.get(url)
             pstats.Stats(prof).sort_stats("tottime").print_stats(25)
-        mark = "" if cpu_median < TARGET_MS else "  MISSED"
-        print(f"{label:40} {median:6.1f}ms {cpu_median:6.1f}ms {p90:6.1f}ms {len(executed):8}{mark}")
+        mark = "" if server < TARGET_MS else "  MISSED"
+        print(
+            f"{label:40} {median:6.1f}ms {cpu_median:6.1f}ms {db_ms:6.1f}ms {server:6.1f}ms {p90:6.1f}ms "
+            f"{len(executed):8}{mark}"
+        )
     print(
-        f"target < {TARGET_MS:.0f} ms of server time per answer; {runs} runs each; load average "
+        f"target < {TARGET_MS:.0f} ms of server time (CPU and DB CPU) per answer; {runs} runs each; "
+        f"load average "
         f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
 

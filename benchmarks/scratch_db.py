@@ -32,3 +32,23 @@ def scratch_database(url: str, suffix: str, *, keep: bool = False) -> tuple[str,
             run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     return urlunparse(parsed._replace(path=f"/{name}")), drop
+
+
+def backend_cpu_seconds(connection) -> float | None:
+    """The CPU seconds the PostgreSQL backend of ``connection`` has used so far (user and
+    system, from ``/proc``), or None when it cannot be read (not PostgreSQL, or a server on
+    another machine). A benchmark's process time leaves the database's work out: this adds
+    it, per statement's backend (a parallel query's workers are not counted)."""
+    import os
+
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

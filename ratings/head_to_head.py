@@ -8,7 +8,9 @@ won it; equal places are a draw. So a multiplayer table counts between any two o
 by who finished ahead of whom.
 
 The reads are one query for the seats of the matches both played (however many matches there
-are), one for the ratings behind the chances; pages fetch only the matches they show.
+are), one for the ratings behind the chances; pages fetch only the matches they show. A list
+of opponents is ranked by one grouped count of the seats opposite his (a finished match's
+result places every seat), and the records are read for the opponents shown only.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
+
+from django.db.models import Count, Exists, F, OuterRef, Q
 
 from scorekeeper.matches.models import Match, Player, Seat
 
@@ -124,17 +128,26 @@ def _place(placements, position: int) -> int | None:
 
 
 def meetings(
-    *, player: Player | int, opponent: Player | int | None = None, game: str | None = None, dated: bool = True
+    *,
+    player: Player | int,
+    opponent: Player | int | None = None,
+    game: str | None = None,
+    dated: bool = True,
+    among: Sequence[int] | None = None,
 ) -> list[Meeting]:
-    """Every meeting of ``player`` (with ``opponent`` only, if given; in ``game`` only, if
-    given), oldest first (the order the matches were started in, then their ids); without
-    ``dated``, in no order and without ``played_at`` (a count needs neither). Two queries: his
-    seats with their matches' results, then the other seats of those matches (plain numbers:
-    the matches' results and times are read once a match, not once a seat)."""
+    """Every meeting of ``player`` (with ``opponent`` only, if given, or with those of the few
+    ids ``among``; in ``game`` only, if given), oldest first (the order the matches were started
+    in, then their ids); without ``dated``, in no order and without ``played_at`` (a count
+    needs neither). Two queries: his seats with their matches' results, then the other seats of
+    those matches (plain numbers: the matches' results and times are read once a match, not
+    once a seat)."""
     pk = player.pk if isinstance(player, Player) else player
     mine = Seat.objects.filter(player_id=pk, match__status=Match.Status.FINISHED)
     if opponent is not None:
         mine = mine.filter(match__seats__player=opponent)
+    if among is not None:
+        # A probe of each of his matches' seats, not every seat of those players.
+        mine = mine.filter(Exists(Seat.objects.filter(match_id=OuterRef("match_id"), player_id__in=among)))
     if game:
         mine = mine.filter(match__game=game)
     fields = ["match_id", "match__game", "position", "team", "match__result__placements"]
@@ -146,7 +159,11 @@ def meetings(
     own = list(mine.values_list(*fields))
     if not own:
         return []
-    others = Seat.objects.filter(match__in=mine.values("match_id")).exclude(player_id=pk)
+    if among is not None:
+        # A handful of opponents: their seats in the few matches just read, by those ids.
+        others = Seat.objects.filter(match_id__in=[row[0] for row in own], player_id__in=among)
+    else:
+        others = Seat.objects.filter(match__in=mine.values("match_id")).exclude(player_id=pk)
     if opponent is not None:
         others = others.filter(player=opponent)
     seated: dict[int, list[tuple[int, int, int | None]]] = defaultdict(list)
@@ -200,7 +217,9 @@ def chances(
         (who, game): Rating(mu, sigma)
         for who, game, mu, sigma in PlayerRating.objects.filter(
             player_id__in=[pk, *others], pool__game__in=games
-        ).values_list("player_id", "pool__game", "mu", "sigma")
+        )
+        .order_by()  # no board order: it joins every player for his name
+        .values_list("player_id", "pool__game", "mu", "sigma")
     }
     prior = r.prior()
     out = []
@@ -212,19 +231,49 @@ def chances(
     return out
 
 
-def opponents(*, player: Player) -> list[Rival]:
-    """Everyone ``player`` met, most meetings first (then by name), each with the record
-    against him and the games they met in; no chances (``with_chances`` adds them)."""
-    by_opponent: dict[int, list[Meeting]] = defaultdict(list)
-    for meeting in meetings(player=player, dated=False):
-        by_opponent[meeting.opponent_id].append(meeting)
-    if not by_opponent:
+class Met(NamedTuple):
+    """An opponent and how many finished matches he sat opposite the player."""
+
+    player: Opponent
+    met: int
+
+
+def opponents(*, player: Player | int) -> list[Met]:
+    """Everyone ``player`` met, most meetings first (then by name), in one grouped query: the
+    seats opposite his in his finished matches, counted per player (a partner, on his team,
+    is no opponent). The records come apart, for the opponents shown (``records``)."""
+    pk = player.pk if isinstance(player, Player) else player
+    # One join to his seat in the same match (one filter() call: the conditions share it).
+    counted = (
+        Seat.objects.filter(
+            Q(team__isnull=True) | Q(match__seats__team__isnull=True) | ~Q(team=F("match__seats__team")),
+            match__seats__player_id=pk,
+            match__status=Match.Status.FINISHED,
+        )
+        .exclude(player_id=pk)
+        .values("player_id", "player__name")
+        .annotate(met=Count("match_id"))
+        .values_list("player_id", "player__name", "met")
+        .order_by()
+    )
+    ranked = sorted(counted, key=lambda row: (-row[2], row[1].casefold(), row[0]))
+    return [Met(Opponent(pk, name), met) for pk, name, met in ranked]
+
+
+def records(*, player: Player | int, opponents: Sequence[Opponent]) -> list[Rival]:
+    """The record of ``player`` against each of ``opponents`` (in their order) and the games
+    they met in; no chances (``with_chances`` adds them). One read of their meetings."""
+    if not opponents:
         return []
-    names = dict(Player.objects.filter(pk__in=list(by_opponent)).values_list("pk", "name"))
-    ranked = sorted(by_opponent, key=lambda pk: (-len(by_opponent[pk]), names[pk].casefold(), pk))
+    # A profile's handful: their meetings only. A page of dozens sat in most of his matches:
+    # all his meetings in one read are then cheaper than finding theirs.
+    among = [o.pk for o in opponents] if len(opponents) <= RIVALS_SHOWN else None
+    by_opponent: dict[int, list[Meeting]] = defaultdict(list)
+    for meeting in meetings(player=player, dated=False, among=among):
+        by_opponent[meeting.opponent_id].append(meeting)
     return [
-        Rival(Opponent(pk, names[pk]), record_of(by_opponent[pk]), Counter(m.game for m in by_opponent[pk]))
-        for pk in ranked
+        Rival(other, record_of(by_opponent[other.pk]), Counter(m.game for m in by_opponent[other.pk]))
+        for other in opponents
     ]
 
 
@@ -238,7 +287,8 @@ def with_chances(*, player: Player, rivals: list[Rival]) -> list[Rival]:
 
 def rivals(*, player: Player, limit: int = RIVALS_SHOWN) -> list[Rival]:
     """The ``limit`` players ``player`` met most often, with today's chances (a profile's)."""
-    return with_chances(player=player, rivals=opponents(player=player)[:limit])
+    shown = [met.player for met in opponents(player=player)[:limit]]
+    return with_chances(player=player, rivals=records(player=player, opponents=shown))
 
 
 @dataclass(frozen=True)

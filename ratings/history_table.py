@@ -29,11 +29,12 @@ from .models import RatingHistory
 
 TABLE = RatingHistory._meta.db_table
 SEQUENCE = f"{TABLE}_id_seq"
-#: The partitioned table's indexes (migration 0005), built on a fresh partition so that the
-#: attach adopts them: (name suffix, columns).
+#: The partitioned table's indexes (migrations 0005, 0011), built on a fresh partition so that
+#: the attach adopts them: (name suffix, columns). The per-player one carries the place, so that
+#: a season page counts its players' matches and wins from the index alone.
 INDEXES = (
-    ("order", "pool_id, played_at, match_id"),
-    ("player", "pool_id, player_id, played_at, match_id"),
+    ("order", "(pool_id, played_at, match_id)"),
+    ("player", "(pool_id, player_id, played_at, match_id) INCLUDE (place)"),
 )
 
 
@@ -76,7 +77,7 @@ def swap_partition(pool_id: int, table: str) -> None:
         cursor.execute("SET LOCAL maintenance_work_mem = '256MB'")
         cursor.execute(f'ALTER TABLE "{table}" ADD CONSTRAINT "{table}_pkey" PRIMARY KEY ("pool_id", "id")')
         for suffix, columns in INDEXES:
-            cursor.execute(f'CREATE INDEX "{table}_{suffix}" ON "{table}" ({columns})')
+            cursor.execute(f'CREATE INDEX "{table}_{suffix}" ON "{table}" {columns}')
         # Every lock the swap needs, at once and first: two swaps take it in turn.
         cursor.execute(f'LOCK TABLE "{TABLE}" IN ACCESS EXCLUSIVE MODE')
         cursor.execute("SELECT to_regclass(%s) IS NOT NULL", [name])

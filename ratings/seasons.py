@@ -2,17 +2,23 @@
 
 A period is whole days, ``first`` to ``last`` inclusive, in a time zone (the page's, UTC for
 the API); its bounds are the start of ``first`` and the start of the day after ``last``, and
-the board is ``ratings.selectors.season_board`` over them.
+the board is ``season_board`` over them.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django import forms
+from django.db.models import Case, Count, F, OuterRef, Q, Subquery, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from . import display
+from .models import PlayerRating, RatingHistory, RatingPool
+from .services import rater
 
 #: The longest period a season board covers (a generous ten years; beyond it a typo, say 20205).
 LONGEST_DAYS = 3660
@@ -85,3 +91,135 @@ def check_period(first: dt.date, last: dt.date, *, error) -> None:
         raise error(message, code="period_inverted")
     if (last - first).days >= LONGEST_DAYS:
         raise error(_("A season covers at most ten years."), code="period_too_long")
+
+
+# -- the board ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SeasonRow:
+    """One player's season: his rating at the period's end, his matches and wins in it and the
+    change of his displayed rating over it (from before his first match in it)."""
+
+    rank: int
+    player_id: int
+    player_name: str
+    matches: int
+    wins: int
+    mu: float
+    sigma: float
+    rating: int
+    rating_deviation: int
+    change: int
+
+
+@dataclass(frozen=True)
+class _Ranked:
+    rank: int
+    player_id: int
+    player_name: str
+    mu: float
+    sigma: float
+    shown: display.Displayed
+
+
+class SeasonBoard(Sequence):
+    """A season's board, ranked whole; the rows of a slice (a page) are completed when it is
+    taken: their matches, wins and change are read for its players only (two queries a slice),
+    so that a page costs its rows, not the period's (a whole pool's period is every history row).
+    Iterated whole, it completes every row in those two queries."""
+
+    def __init__(self, pool: int | None, start: dt.datetime, end: dt.datetime, ranked: list[_Ranked]):
+        self._pool, self._start, self._end, self._ranked = pool, start, end, ranked
+
+    def __len__(self) -> int:
+        return len(self._ranked)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return self._rows(self._ranked[index])
+        return self._rows([self._ranked[index]])[0]
+
+    def __iter__(self):
+        return iter(self._rows(self._ranked))
+
+    def _rows(self, ranked: list[_Ranked]) -> list[SeasonRow]:
+        if not ranked:
+            return []
+        ids = [entry.player_id for entry in ranked]
+        mine = _in_period(self._pool, self._start, self._end).filter(player_id__in=ids)
+        counts = {
+            player: (matches, wins)
+            for player, matches, wins in mine.values("player_id")
+            .annotate(matches=Count("match"), wins=Count("match", filter=Q(place=1)))
+            .values_list("player_id", "matches", "wins")
+            .order_by()
+        }
+        # His first row in the period (the rating before it), through the per-player index.
+        first = _in_period(self._pool, self._start, self._end).filter(player_id=OuterRef("player_id"))
+        first = first.order_by("played_at", "match_id")
+        starts = {
+            player: display.rating(mu, sigma)
+            for player, mu, sigma in PlayerRating.objects.filter(pool_id=self._pool, player_id__in=ids)
+            .annotate(
+                mu_start=Subquery(first.values("mu_before")[:1]),
+                sigma_start=Subquery(first.values("sigma_before")[:1]),
+            )
+            .values_list("player_id", "mu_start", "sigma_start")
+        }
+        out = []
+        for entry in ranked:
+            matches, wins = counts[entry.player_id]
+            shown = entry.shown
+            out.append(SeasonRow(
+                rank=entry.rank, player_id=entry.player_id, player_name=entry.player_name,
+                matches=matches, wins=wins, mu=entry.mu, sigma=entry.sigma,
+                rating=shown.rating, rating_deviation=shown.deviation,
+                change=shown.rating - starts[entry.player_id],
+            ))  # fmt: skip
+        return out
+
+
+def _in_period(pool: int | None, start: dt.datetime, end: dt.datetime):
+    # By the pool's id, not its game: the reads below seek the history's indexes directly.
+    return RatingHistory.objects.filter(pool_id=pool, played_at__gte=start, played_at__lt=end)
+
+
+def season_board(*, game: str, start: dt.datetime, end: dt.datetime) -> SeasonBoard:
+    """The players of a pool who played in [``start``, ``end``), the highest displayed rating
+    at the period's end first (then by id), each with his ``rank`` (equal ratings share one).
+
+    Ranked in two queries whatever the period: the pool, then its players whose last match is
+    on or after ``start`` (the others did not play in it) with their rating at ``end``: the
+    current one when his last match is before ``end`` (a player's rating is the one after his
+    last rated match), else the one after his last match in the period, one seek of the
+    history's per-player index (none: he did not play in it). The rows shown are completed as
+    they are taken (``SeasonBoard``)."""
+    pool = RatingPool.objects.filter(game=game).values_list("pk", flat=True).first()
+    if pool is None:
+        return SeasonBoard(None, start, end, [])
+    last = _in_period(pool, start, end).filter(player_id=OuterRef("player_id"))
+    last = last.order_by("-played_at", "-match_id")
+    before_end = Q(last_played_at__lt=end)
+    players = (
+        PlayerRating.objects.filter(pool_id=pool, last_played_at__gte=start)
+        .annotate(
+            mu_end=Case(When(before_end, then=F("mu")), default=Subquery(last.values("mu_after")[:1])),
+            sigma_end=Case(
+                When(before_end, then=F("sigma")), default=Subquery(last.values("sigma_after")[:1])
+            ),
+        )
+        .values_list("player_id", "player__name", "mu_end", "sigma_end")
+        .order_by()
+    )
+    model = rater()
+    out = [
+        (display.displayed(mu, sigma, model=model), player, name, mu, sigma)
+        for player, name, mu, sigma in players
+        if mu is not None
+    ]
+    out.sort(key=lambda item: (-item[0].rating, item[1]))
+    ranked, rank, previous = [], 0, None
+    for position, (shown, player, name, mu, sigma) in enumerate(out, start=1):
+        if shown.rating != previous:
+            rank, previous = position, shown.rating
+        ranked.append(_Ranked(rank, player, name, mu, sigma, shown))
+    return SeasonBoard(pool, start, end, ranked)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value, Window
+from django.db.models import F, QuerySet, Value, Window
 from django.db.models.functions import Rank, Round
 from django.utils import timezone
 
@@ -16,7 +16,7 @@ from scorekeeper.matches.models import Match, Player, Seat
 from . import display
 from .cul import figures_from_state, overall_cul_rating_pct
 from .engine import Rating
-from .models import PlayerRating, RatingHistory, RatingPool, RecomputeJob
+from .models import PlayerRating, RatingHistory, RecomputeJob
 from .services import rater
 
 
@@ -183,79 +183,6 @@ def predict(*, game: str, sides: Sequence[Sequence[Player]], at: datetime | None
             })  # fmt: skip
         out.append(SidePrediction(players, win, rank))
     return Prediction(game, out, r.draw_probability(beliefs))
-
-
-# -- seasons --------------------------------------------------------------------------------
-#: The history's column that orders a pool's matches in time: a season is a range of it.
-SEASON_TIME = "played_at"
-
-
-@dataclass(frozen=True)
-class SeasonRow:
-    """One player's season: his rating at the period's end, his matches and wins in it and the
-    change of his displayed rating over it (from before his first match in it)."""
-
-    rank: int
-    player_id: int
-    player_name: str
-    matches: int
-    wins: int
-    mu: float
-    sigma: float
-    rating: int
-    rating_deviation: int
-    change: int
-
-
-def season_board(*, game: str, start: datetime, end: datetime) -> list[SeasonRow]:
-    """The players of a pool who played in [``start``, ``end``), the highest displayed rating
-    at the period's end first (then by id), each with his ``rank`` (equal ratings share one).
-    Three queries: the pool, the period's rows counted per player, and the players with their
-    first and last rows in it (found through the history's per-player index)."""
-    pool = RatingPool.objects.filter(game=game).values_list("pk", flat=True).first()
-    if pool is None:
-        return []
-    period = {f"{SEASON_TIME}__gte": start, f"{SEASON_TIME}__lt": end}
-    # By the pool's id, not its game: the subqueries below seek the per-player index directly.
-    in_period = RatingHistory.objects.filter(pool_id=pool, **period)
-    counts = {
-        row["player_id"]: row
-        for row in in_period.values("player_id")
-        .annotate(matches=Count("id"), wins=Count("id", filter=Q(place=1)))
-        .order_by()
-    }
-    # The first and last rows per player in a query of their own: as annotations of the
-    # aggregate above, Django would group by them too, and run them once per row of the period.
-    mine = in_period.filter(player_id=OuterRef("pk"))
-    first = mine.order_by(SEASON_TIME, "match_id")
-    last = mine.order_by(f"-{SEASON_TIME}", "-match_id")
-    ends = (
-        Player.objects.filter(pk__in=list(counts))
-        .values("pk", "name")
-        .annotate(
-            mu_start=Subquery(first.values("mu_before")[:1]),
-            sigma_start=Subquery(first.values("sigma_before")[:1]),
-            mu_end=Subquery(last.values("mu_after")[:1]),
-            sigma_end=Subquery(last.values("sigma_after")[:1]),
-        )
-    )
-    rows = [{**counts[end["pk"]], **end} for end in ends]
-    out = []
-    for row in rows:
-        end_shown = display.displayed(row["mu_end"], row["sigma_end"])
-        out.append((end_shown, row))
-    out.sort(key=lambda item: (-item[0].rating, item[1]["player_id"]))
-    board, rank, previous = [], 0, None
-    for position, (shown, row) in enumerate(out, start=1):
-        if shown.rating != previous:
-            rank, previous = position, shown.rating
-        board.append(SeasonRow(
-            rank=rank, player_id=row["player_id"], player_name=row["name"],
-            matches=row["matches"], wins=row["wins"], mu=row["mu_end"], sigma=row["sigma_end"],
-            rating=shown.rating, rating_deviation=shown.deviation,
-            change=shown.rating - display.rating(row["mu_start"], row["sigma_start"]),
-        ))  # fmt: skip
-    return board
 
 
 def _days_away(row: PlayerRating | None, at: datetime) -> float:

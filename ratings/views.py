@@ -22,6 +22,7 @@ from scorekeeper.rules import RULESETS
 
 from . import display, page_selectors, seasons, selectors
 from .charts import line_chart
+from .services import rater
 
 PLAYERS_PER_PAGE = 50
 
@@ -96,12 +97,14 @@ def _rating_chart(history):
     if not history:
         return None
     first = history[0]
-    values = [display.rating(first.mu_before, first.sigma_before)]
+    model = rater()
+    values = [display.displayed(first.mu_before, first.sigma_before, model=model).rating]
     labels = [""]
     days: dict = {}  # a day's label formatted once (a club plays several matches an evening)
+    zone = timezone.get_current_timezone()
     for row in history:
-        values.append(display.rating(row.mu_after, row.sigma_after))
-        day = localtime(row.played_at).date()
+        values.append(display.displayed(row.mu_after, row.sigma_after, model=model).rating)
+        day = row.played_at.astimezone(zone).date()
         if day not in days:
             days[day] = date_format(day, "SHORT_DATE_FORMAT")
         labels.append(days[day])
@@ -151,7 +154,7 @@ def season(request, game: str):
         return render(request, "ratings/season.html", context, status=400)
     period = form.cleaned_data["period"] if request.GET else seasons.this_month(today)
     start, end = period.bounds(zone)
-    rows = selectors.season_board(game=game, start=start, end=end)
+    rows = seasons.season_board(game=game, start=start, end=end)
     page = Paginator(rows, PLAYERS_PER_PAGE).get_page(request.GET.get("page"))
     context.update({"period": period, "page": page})
     return render(request, "ratings/season.html", context)

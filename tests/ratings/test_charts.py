@@ -42,3 +42,26 @@ def test_a_single_or_flat_series_is_drawn():
     flat = line_chart([2.0, 2.0])
     assert len({p.y for p in flat.points}) == 1 and flat.y_ticks
     assert line_chart([]).points == []
+
+
+def test_the_points_markup_is_format_html_joins_with_every_label_escaped():
+    from django.utils.formats import number_format
+    from django.utils.html import format_html_join
+
+    from ratings.charts import line_chart
+    from ratings.templatetags.ratings import chart_points
+
+    values = [1500, 1523, 1523, 1498, 1512, 1512, 1540]
+    labels = ["", "1/2", "1/2", "<b>&amp;", "<b>&amp;", "3/2", "3/2"]
+    chart = line_chart(values, labels)
+    last = len(chart.points) - 1
+    reference = format_html_join(
+        "",
+        '<circle cx="{}" cy="{}" r="{}"><title>{}: {}</title></circle>',
+        (
+            (p.cx, p.cy, "3.5" if i == last else "2.2", p.label, number_format(p.value))
+            for i, p in enumerate(chart.points)
+        ),
+    )
+    assert chart_points(chart) == reference
+    assert "&lt;b&gt;&amp;amp;" in chart_points(chart)
