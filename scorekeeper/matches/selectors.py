@@ -91,6 +91,26 @@ def hand_recorder_side(*, match: Match, hand: Hand, sides: dict[int, tuple]) -> 
     return sides.get(player)
 
 
+def user_scores_match(*, user, match: Match) -> bool:
+    """Whether ``user`` may write to ``match``: one of its scorers, or a superuser.
+
+    A page asks it more than once (the view's permission, then its template tags): the answer
+    is kept on this ``match`` object, which a request reads afresh, so the question costs one
+    query a request, none where the page read the match with its scorers (``match_list``)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_superuser:
+        return True
+    known = match.__dict__.setdefault("_scorer_answers", {})
+    if user.pk not in known:
+        scorers = getattr(match, "_prefetched_objects_cache", {}).get("scorers")
+        if scorers is not None:
+            known[user.pk] = any(scorer.pk == user.pk for scorer in scorers)
+        else:
+            known[user.pk] = match.scorers.filter(pk=user.pk).exists()
+    return known[user.pk]
+
+
 def seated_player_of(*, match: Match, user) -> Player | None:
     """The player of ``match`` linked to ``user``'s account, if he plays in it."""
     if not getattr(user, "is_authenticated", False):

@@ -164,9 +164,7 @@ def hand_history(request, pk: int, number: int):
 
 # -- permissions ----------------------------------------------------------------------------
 def is_scorer(user, match: Match) -> bool:
-    if not getattr(user, "is_authenticated", False):
-        return False
-    return user.is_superuser or match.scorers.filter(pk=user.pk).exists()
+    return selectors.user_scores_match(user=user, match=match)
 
 
 def scorer_required(view):
