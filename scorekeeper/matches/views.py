@@ -139,7 +139,9 @@ def hand_detail(request, pk: int, number: int):
         "score_rows": score_rows,
         "evaluation": _outcome(hand.evaluation, names, match.game),
         "record_json": json.dumps(hand.record, ensure_ascii=False, indent=1),
-        "versions": selectors.hand_history(match=match, number=number).count(),
+        # Versions go 1, 2, … with each correction and the current one is the newest (the
+        # model's constraints): its number is the count, with no query.
+        "versions": hand.version,
         "can_write": is_scorer(request.user, match) and match.status != Match.Status.VOID,
     }
     return render(request, "matches/hand_detail.html", context)
