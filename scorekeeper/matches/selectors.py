@@ -53,6 +53,14 @@ def match_with_seats() -> QuerySet[Match]:
     )
 
 
+def seats_of(match: Match) -> list[Seat]:
+    """The match's seats in order with their players: those ``match_with_seats`` or ``match_list``
+    read with it, else read now."""
+    if "seats" in getattr(match, "_prefetched_objects_cache", {}):
+        return list(match.seats.all())
+    return list(match.seats.select_related("player").order_by("position"))
+
+
 def user_by_username(*, username: str):
     """The active user with this username, or None."""
     return get_user_model().objects.filter(username=username, is_active=True).first()
@@ -157,7 +165,7 @@ def match_score_sheet(*, match: Match) -> dict[str, Any]:
     running totals (banks in cul) after it, the current totals and the result when over."""
     seats = [
         {"position": s.position, "player": s.player_id, "name": s.player.name, "team": s.team}
-        for s in match.seats.select_related("player").order_by("position")
+        for s in seats_of(match)
     ]
     # Only what the sheet shows: not the records, and of each evaluation and state only the
     # keys read here (JSON key lookups in the database, so a 60-hand sheet decodes little).
