@@ -22,17 +22,12 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any, ClassVar
 
-import django.forms
 from django import forms
 from django.forms.renderers import Jinja2
-from django.utils.functional import cached_property
-from django.utils.html import conditional_escape
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from markupsafe import Markup
 
 from scorekeeper.rules import find_ruleset
 from scorekeeper.rules.fields import is_int
@@ -131,33 +126,8 @@ def split_cards(text: str) -> list[str]:
     return [token for token in re.split(r"[\s,]+", text.strip()) if token]
 
 
-def _escaped_as_django(value: Any) -> Markup:
-    # Jinja2 escapes with markupsafe, which writes a quote &#34; and an apostrophe &#39; where
-    # Django writes &quot; and &#x27;: every value goes through Django's escaping instead, so
-    # the markup is the same as Django's engine gives.
-    return Markup(conditional_escape(value))
-
-
-class PagesRenderer(Jinja2):
-    """Django's Jinja2 form renderer, a field drawn by ``matches/field.html`` (its Jinja2 copy
-    of templates/matches/_field.html): ``{{ field.as_field_group }}`` in the page's template."""
-
-    field_template_name = "matches/field.html"
-
-    @cached_property
-    def engine(self):
-        return self.backend(
-            {
-                "APP_DIRS": True,
-                "DIRS": [Path(django.forms.__file__).parent / self.backend.app_dirname],
-                "NAME": "djangoforms",
-                "OPTIONS": {"finalize": _escaped_as_django},
-            }
-        )
-
-
 #: The renderer of the pages' forms (``HandForm``, ``MatchCreateForm``).
-WIDGETS_RENDERER = PagesRenderer()
+WIDGETS_RENDERER = Jinja2()
 
 
 # -- the hand forms -----------------------------------------------------------------------
