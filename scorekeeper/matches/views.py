@@ -312,7 +312,7 @@ def _hand_page(request, match: Match, *, number: int | None):
     context.update(
         form=form,
         blocked=blocked,
-        next_number=selectors.match_current_hands(match=match).count() + 1,
+        next_number=match.hand_count + 1,  # the services keep the count of current hands on the row
         show_accept=bool(outcome and outcome["mismatches"]) or bool(form["accept_declared"].value()),
         trick_counts=_trick_counts(),
     )
