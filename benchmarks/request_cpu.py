@@ -36,7 +36,9 @@ per hand recorded by the web process (every request above, divided by the hands)
 ``--root DIR`` runs another checkout's code (e.g. ``git archive`` of the main branch into a
 folder, with this file given by path) on the same database: before and after, alternating,
 compare on a noisy machine. ``--profile KIND`` prints cProfile's top functions for that kind
-(a substring of its name; "" for all), timed in CPU.
+(a substring of its name; "" for all), timed in CPU. ``--calls`` adds each kind's Python function
+calls per request and per hand: the same from one run to the next whatever the machine's load
+(a second process on the same cores moves CPU time by ±20%), a proxy for the CPU a change saves.
 """
 
 from __future__ import annotations
@@ -221,9 +223,11 @@ class Device:
 class Meter:
     """CPU seconds and SQL statements per kind, for the counted repeats; an optional profile."""
 
-    def __init__(self, profile: str | None):
+    def __init__(self, profile: str | None, calls: bool = False):
         self.cpu: dict[str, list[float]] = defaultdict(list)
         self.queries: dict[str, list[int]] = defaultdict(list)
+        self.calls: dict[str, list[int]] = defaultdict(list)
+        self.count_calls = calls
         self.counting = False
         self.profile_kind = profile
         self.sql: str | None = None
@@ -244,18 +248,25 @@ class Meter:
                     meter.sql_shown.add(kind)
                 self.wrapper = connection.execute_wrapper(self.queries)
                 self.wrapper.__enter__()
+                self.counter = cProfile.Profile() if meter.counting and meter.count_calls else None
                 if self.profiling:
                     meter.profiler.enable()
+                elif self.counter is not None:
+                    self.counter.enable()
                 self.started = time.process_time()
 
             def __exit__(self, *exc):
                 used = time.process_time() - self.started
                 if self.profiling:
                     meter.profiler.disable()
+                elif self.counter is not None:
+                    self.counter.disable()
                 self.wrapper.__exit__(*exc)
                 if meter.counting:
                     meter.cpu[kind].append(used)
                     meter.queries[kind].append(self.queries.count)
+                    if self.counter is not None:
+                        meter.calls[kind].append(pstats.Stats(self.counter).total_calls)
 
         return _Measure()
 
@@ -420,12 +431,13 @@ def run(args) -> None:
 
     from scorekeeper.wsgi import application  # django.setup(), as gunicorn's worker
 
-    meter = Meter(args.profile)
+    meter = Meter(args.profile, calls=args.calls)
     meter.sql = args.sql
     night = Night(application, meter, state, random.Random(23))
     night.play(2, offset=0)  # warm-up: every path imported, connected, cached
     per_repeat: dict[str, list[float]] = defaultdict(list)
     per_hand = []
+    total_hands = 0
     for repeat in range(args.repeat):
         meter.cpu.clear()
         meter.counting = True
@@ -435,24 +447,32 @@ def run(args) -> None:
         for kind, values in meter.cpu.items():
             per_repeat[kind].append(statistics.fmean(values))
         per_hand.append(sum(sum(v) for v in meter.cpu.values()) / night.hands)
+        total_hands += night.hands
     print(
         f"code: {root} ({commit_of(root)}); {args.repeat} repeats of {args.parties} parties per "
         f"device kind; load average {' '.join(Path('/proc/loadavg').read_text().split()[:3])}"
     )
-    print("\n| request | count | CPU ms (median of repeats) | lowest | SQL |")
-    print("|---|---|---|---|---|")
+    calls = " Python calls |" if args.calls else ""
+    print(f"\n| request | count | CPU ms (median of repeats) | lowest | SQL |{calls}")
+    print("|---|---|---|---|---|" + ("---|" if args.calls else ""))
     for kind in KINDS:
         if kind in per_repeat:
             means = per_repeat[kind]
             queries = statistics.fmean(meter.queries[kind])
-            print(
+            row = (
                 f"| {kind} | {len(meter.cpu[kind])} | {statistics.median(means) * 1000:.2f} | "
                 f"{min(means) * 1000:.2f} | {queries:.1f} |"
             )
+            if args.calls:
+                row += f" {statistics.fmean(meter.calls[kind]):,.0f} |"
+            print(row)
     print(
         f"\nthe web process's CPU per hand recorded (every request above, reads and polls included): "
         f"median {statistics.median(per_hand) * 1000:.1f} ms, lowest {min(per_hand) * 1000:.1f} ms"
     )
+    if args.calls:
+        every = sum(sum(values) for values in meter.calls.values())
+        print(f"Python function calls per hand recorded (the same requests): {every / total_hands:,.0f}")
     forget_queue(os.environ["CLUB_NIGHT_QUEUE"])
     if meter.profiler is not None:
         out = io.StringIO()
@@ -503,6 +523,12 @@ def main() -> None:
     r.add_argument("--top", type=int, default=60)
     r.add_argument("--sql", help="print the SQL of the first request of the kinds whose name holds this")
     r.add_argument("--dump", help="write the profile to this file (pstats)")
+    r.add_argument(
+        "--calls",
+        action="store_true",
+        help="count each request's Python function calls (cProfile: deterministic where CPU time is "
+        "noise on a loaded machine; the CPU column then includes the counting's overhead)",
+    )
     args = parser.parse_args()
     prepare(args) if args.command == "prepare" else run(args)
 

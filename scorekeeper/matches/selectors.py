@@ -53,6 +53,14 @@ def match_with_seats() -> QuerySet[Match]:
     )
 
 
+def seats_of(match: Match) -> list[Seat]:
+    """The match's seats in order with their players: those ``match_with_seats`` or ``match_list``
+    read with it, else read now."""
+    if "seats" in getattr(match, "_prefetched_objects_cache", {}):
+        return list(match.seats.all())
+    return list(match.seats.select_related("player").order_by("position"))
+
+
 def user_by_username(*, username: str):
     """The active user with this username, or None."""
     return get_user_model().objects.filter(username=username, is_active=True).first()
@@ -89,6 +97,26 @@ def hand_recorder_side(*, match: Match, hand: Hand, sides: dict[int, tuple]) -> 
         return None
     player = next((s.player_id for s in match.seats.all() if s.player.user_id == hand.recorded_by_id), None)
     return sides.get(player)
+
+
+def user_scores_match(*, user, match: Match) -> bool:
+    """Whether ``user`` may write to ``match``: one of its scorers, or a superuser.
+
+    A page asks it more than once (the view's permission, then its template tags): the answer
+    is kept on this ``match`` object, which a request reads afresh, so the question costs one
+    query a request, none where the page read the match with its scorers (``match_list``)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_superuser:
+        return True
+    known = match.__dict__.setdefault("_scorer_answers", {})
+    if user.pk not in known:
+        scorers = getattr(match, "_prefetched_objects_cache", {}).get("scorers")
+        if scorers is not None:
+            known[user.pk] = any(scorer.pk == user.pk for scorer in scorers)
+        else:
+            known[user.pk] = match.scorers.filter(pk=user.pk).exists()
+    return known[user.pk]
 
 
 def seated_player_of(*, match: Match, user) -> Player | None:
@@ -137,7 +165,7 @@ def match_score_sheet(*, match: Match) -> dict[str, Any]:
     running totals (banks in cul) after it, the current totals and the result when over."""
     seats = [
         {"position": s.position, "player": s.player_id, "name": s.player.name, "team": s.team}
-        for s in match.seats.select_related("player").order_by("position")
+        for s in seats_of(match)
     ]
     # Only what the sheet shows: not the records, and of each evaluation and state only the
     # keys read here (JSON key lookups in the database, so a 60-hand sheet decodes little).

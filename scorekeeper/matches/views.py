@@ -139,7 +139,9 @@ def hand_detail(request, pk: int, number: int):
         "score_rows": score_rows,
         "evaluation": _outcome(hand.evaluation, names, match.game),
         "record_json": json.dumps(hand.record, ensure_ascii=False, indent=1),
-        "versions": selectors.hand_history(match=match, number=number).count(),
+        # Versions go 1, 2, … with each correction and the current one is the newest (the
+        # model's constraints): its number is the count, with no query.
+        "versions": hand.version,
         "can_write": is_scorer(request.user, match) and match.status != Match.Status.VOID,
     }
     return render(request, "matches/hand_detail.html", context)
@@ -164,9 +166,7 @@ def hand_history(request, pk: int, number: int):
 
 # -- permissions ----------------------------------------------------------------------------
 def is_scorer(user, match: Match) -> bool:
-    if not getattr(user, "is_authenticated", False):
-        return False
-    return user.is_superuser or match.scorers.filter(pk=user.pk).exists()
+    return selectors.user_scores_match(user=user, match=match)
 
 
 def scorer_required(view):
@@ -312,7 +312,7 @@ def _hand_page(request, match: Match, *, number: int | None):
     context.update(
         form=form,
         blocked=blocked,
-        next_number=selectors.match_current_hands(match=match).count() + 1,
+        next_number=match.hand_count + 1,  # the services keep the count of current hands on the row
         show_accept=bool(outcome and outcome["mismatches"]) or bool(form["accept_declared"].value()),
         trick_counts=_trick_counts(),
     )

@@ -48,3 +48,13 @@ def test_requests_go_through_while_the_throttles_cache_is_down(settings, user, f
     }
 
     assert ann.post("/api/v1/players", {"name": "Ada"}, format="json").status_code == 201
+
+
+def test_the_cache_builds_one_redis_client_and_keeps_it_through_an_outage():
+    url = f"redis://127.0.0.1:{free_port()}/0"
+    cache = FailSoftRedisCache(url, {"OPTIONS": {"socket_connect_timeout": 0.2}})
+    client = cache._cache.get_client(write=True)
+
+    assert cache._cache.get_client() is client and cache._cache.get_client(write=True) is client
+    assert cache.get("k", "nothing") == "nothing"  # down: a miss, and the same client after
+    assert cache._cache.get_client() is client

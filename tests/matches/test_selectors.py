@@ -3,8 +3,18 @@
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 
-from scorekeeper.matches.selectors import hand_history, match_list, match_score_sheet, running_values
+from scorekeeper.matches.models import Match
+from scorekeeper.matches.selectors import (
+    hand_history,
+    match_list,
+    match_score_sheet,
+    match_with_seats,
+    running_values,
+    seats_of,
+    user_scores_match,
+)
 from scorekeeper.matches.services import hand_correct, hand_record
 from tests.fakes import hand
 
@@ -56,3 +66,31 @@ def test_a_hand_history_lists_every_version_oldest_first(tally_match, user):
 )
 def test_running_values_are_the_totals_or_cul_banks(state, shown):
     assert running_values(state) == shown
+
+
+def test_whether_a_user_scores_a_match_is_read_once_for_the_match_object(
+    tally_match, user, other_user, django_assert_num_queries
+):
+    match = Match.objects.get(pk=tally_match.pk)
+    with django_assert_num_queries(2):  # one for each user, then kept on the match
+        assert user_scores_match(user=user, match=match) and user_scores_match(user=user, match=match)
+        assert not user_scores_match(user=other_user, match=match)
+        assert not user_scores_match(user=other_user, match=match)
+    assert not user_scores_match(user=AnonymousUser(), match=match)
+    other_user.is_superuser = True
+    assert user_scores_match(user=other_user, match=Match.objects.get(pk=tally_match.pk))
+
+
+def test_scorers_and_seats_read_with_the_match_are_used_as_they_are(
+    tally_match, user, other_user, django_assert_num_queries
+):
+    read_now = [(seat.position, seat.player.name) for seat in seats_of(Match.objects.get(pk=tally_match.pk))]
+    listed = match_list().get(pk=tally_match.pk)  # with its seats and its scorers
+    with django_assert_num_queries(0):
+        assert user_scores_match(user=user, match=listed)
+        assert not user_scores_match(user=other_user, match=listed)
+        assert [(seat.position, seat.player.name) for seat in seats_of(listed)] == read_now
+    assert len(read_now) == 2 and read_now == sorted(read_now)
+    assert seats_of(match_with_seats().get(pk=tally_match.pk)) == seats_of(
+        Match.objects.get(pk=tally_match.pk)
+    )

@@ -28,10 +28,7 @@ def _viewer(context) -> tuple[Any, bool]:
     request = context.get("request")
     user = getattr(request, "user", None)
     match = context["match"]
-    scorer = bool(
-        getattr(user, "is_authenticated", False)
-        and (user.is_superuser or match.scorers.filter(pk=user.pk).exists())
-    )
+    scorer = selectors.user_scores_match(user=user, match=match)
     return selectors.seated_player_of(match=match, user=user), scorer
 
 
