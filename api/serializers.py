@@ -444,8 +444,27 @@ class MatchFilterSerializer(serializers.Serializer):
         return attrs
 
 
-#: A current hand's state of confirmation (``ConfirmationEnum`` in the schema).
+#: A hand version's state of confirmation (``ConfirmationEnum`` in the schema).
 CONFIRMATION_STATES = ["waiting", *HandConfirmation.Answer.values]
+
+
+def _confirmation_fields() -> tuple[serializers.Field, ...]:
+    """The other side's word on one hand version, as ``selectors`` gives it (a score sheet's row,
+    or a hand from ``selectors.hands_answered``): the same fields, and so one ``ConfirmationEnum``,
+    wherever the API shows a hand."""
+    return (
+        serializers.ChoiceField(
+            CONFIRMATION_STATES,
+            help_text=gettext_lazy(
+                "the other side's word on this version: confirmed, disputed or still waiting"
+            ),
+        ),
+        serializers.CharField(
+            allow_null=True, help_text=gettext_lazy("the player of the other side who answered")
+        ),
+        serializers.BooleanField(help_text=gettext_lazy("answered on the scorer's device at the table")),
+        serializers.CharField(allow_blank=True, help_text=gettext_lazy("why it is disputed")),
+    )
 
 
 class ScoreSheetHandSerializer(serializers.Serializer):
@@ -465,17 +484,7 @@ class ScoreSheetHandSerializer(serializers.Serializer):
     warnings = ProblemSerializer(many=True)
     recorded_by = serializers.CharField(allow_null=True)
     recorded_at = serializers.DateTimeField()
-    confirmation = serializers.ChoiceField(
-        CONFIRMATION_STATES,
-        help_text=gettext_lazy("the other side's word on this version: confirmed, disputed or still waiting"),
-    )
-    confirmed_by = serializers.CharField(
-        allow_null=True, help_text=gettext_lazy("the player of the other side who answered")
-    )
-    confirmed_at_table = serializers.BooleanField(
-        help_text=gettext_lazy("answered on the scorer's device at the table")
-    )
-    dispute_reason = serializers.CharField(allow_blank=True, help_text=gettext_lazy("why it is disputed"))
+    confirmation, confirmed_by, confirmed_at_table, dispute_reason = _confirmation_fields()
 
 
 class MatchDetailSerializer(MatchSerializer):
@@ -546,7 +555,8 @@ class HandSerializer(serializers.Serializer):
     """One stored version of a hand."""
 
     # Plain fields, as a ModelSerializer would derive them from Hand (see MatchStateSerializer),
-    # and like those all required: every answer has them.
+    # and like those all required: every answer has them. The last four, the other side's word
+    # on this version, are set on the hand by ``selectors.hands_answered``.
     number = serializers.IntegerField(min_value=0, max_value=MAX_ID)
     version = serializers.IntegerField(min_value=0, max_value=MAX_ID)
     status = serializers.ChoiceField(Hand.Status.choices)
@@ -562,6 +572,7 @@ class HandSerializer(serializers.Serializer):
     recorded_by = serializers.SerializerMethodField()
     recorded_at = serializers.DateTimeField(read_only=True)
     evaluation = EvaluationField(read_only=True)
+    confirmation, confirmed_by, confirmed_at_table, dispute_reason = _confirmation_fields()
 
     @extend_schema_field(serializers.ListField(child=serializers.JSONField(), allow_null=True))
     def get_running(self, hand):

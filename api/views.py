@@ -449,6 +449,8 @@ class MatchReopen(_MatchStatusChange):
 # -- hands -----------------------------------------------------------------------------
 def _written(hand, *, reevaluated: list[int] | None = None) -> dict:
     """The body of ``HandWrittenSerializer``: the stored hand, the engine's result, the match."""
+    # A version just written has no answer yet (a new version starts with none): nothing to read.
+    selectors.hands_answered(match=hand.match, hands=[hand], answers={})
     body = {
         "hand": HandSerializer(hand).data,
         "evaluation": i18n.evaluation(hand.evaluation),
@@ -480,7 +482,7 @@ class HandList(generics.GenericAPIView):
     def get(self, request, pk: int):
         match = _match(pk)
         hands = selectors.match_current_hands(match=match).select_related("recorded_by")
-        page = self.paginate_queryset(hands)
+        page = selectors.hands_answered(match=match, hands=self.paginate_queryset(hands))
         return self.get_paginated_response(HandSerializer(page, many=True).data)
 
     @extend_schema(
@@ -524,6 +526,7 @@ class HandDetail(APIView):
         match = _match(pk)
         hands = selectors.match_current_hands(match=match).select_related("recorded_by")
         hand = get_object_or_404(hands, number=number)
+        selectors.hands_answered(match=match, hands=[hand])
         return Response(HandSerializer(hand).data)
 
 
@@ -543,7 +546,7 @@ class HandHistory(generics.GenericAPIView):
                 field="number",
                 code="hand_not_found",
             )
-        page = self.paginate_queryset(versions)
+        page = selectors.hands_answered(match=match, hands=self.paginate_queryset(versions))
         return self.get_paginated_response(HandSerializer(page, many=True).data)
 
 

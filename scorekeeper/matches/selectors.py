@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
@@ -126,19 +127,41 @@ def seated_player_of(*, match: Match, user) -> Player | None:
     return next((s.player for s in match.seats.all() if s.player.user_id == user.pk), None)
 
 
-def hand_answers(*, match: Match, names: dict[int, str] | None = None) -> dict[int, dict[str, Any]]:
+def hand_answers(
+    *, match: Match, names: dict[int, str] | None = None, hands: Iterable[int] | None = None
+) -> dict[int, dict[str, Any]]:
     """hand row id → the latest answer of the other side to that version (``answer``,
     ``player``, ``player_name``, ``at_table``, ``reason``, ``at``): every answer of the match read
-    at once, the latest of each version kept. The answering players are seated, so their names
-    come from ``names`` (player id → name) or the match's seats."""
+    at once (or only those to the versions ``hands``, hand row ids), the latest of each version
+    kept. The answering players are seated, so their names come from ``names`` (player id → name)
+    or the match's seats."""
+    answers = HandConfirmation.objects.filter(match=match)
+    if hands is not None:
+        # Still through the match's index (``hand`` has none); no hands, no query.
+        answers = answers.filter(hand_id__in=list(hands))
     rows = list(
-        HandConfirmation.objects.filter(match=match)
-        .order_by("at", "id")
-        .values("hand_id", "answer", "player_id", "at_table", "reason", "at")
+        answers.order_by("at", "id").values("hand_id", "answer", "player_id", "at_table", "reason", "at")
     )
     if rows and names is None:
         names = {seat.player_id: seat.player.name for seat in match.seats.all()}
     return {row["hand_id"]: {**row, "player_name": names.get(row["player_id"], "?")} for row in rows}
+
+
+def hands_answered(
+    *, match: Match, hands: Iterable[Hand], answers: dict[int, dict[str, Any]] | None = None
+) -> list[Hand]:
+    """``hands`` (versions of ``match``'s hands, current or not), each given the other side's word
+    on that version as the score sheet gives it: ``confirmation``, ``confirmed_by``,
+    ``confirmed_at_table`` and ``dispute_reason``. Their answers are read in one query, unless
+    the caller passes them (``hand_answers``' mapping). The names come from the match's seats,
+    so a match read with them (``match_list``, ``match_with_seats``) costs no more."""
+    hands = list(hands)
+    if answers is None:
+        answers = hand_answers(match=match, hands=[hand.pk for hand in hands])
+    for hand in hands:
+        for key, value in _confirmation(answers.get(hand.pk)).items():
+            setattr(hand, key, value)
+    return hands
 
 
 def match_all_confirmed(*, match: Match) -> bool:

@@ -107,6 +107,58 @@ def test_a_correction_needs_a_fresh_answer(ann, bea, linked):
     assert answer(bea, linked, hand_version=2).status_code == 201
 
 
+#: What the score sheet and every hand of the API say of the other side's word on a version.
+ANSWER_KEYS = ("confirmation", "confirmed_by", "confirmed_at_table", "dispute_reason")
+
+
+def answer_of(hand_body):
+    return tuple(hand_body[k] for k in ANSWER_KEYS)
+
+
+def test_every_hand_the_api_shows_carries_its_answer_as_the_sheet_does(ann, bea, linked):
+    bea_player = linked.seats.get(position=1).player
+    assert answer(bea, linked).status_code == 201
+    recorded = ann.post(
+        f"/api/v1/matches/{linked.pk}/hands", {"record": hand([1, 1], dealer=1), "version": 1}, format="json"
+    )
+    assert recorded.status_code == 201, recorded.content
+    assert answer_of(recorded.json()["hand"]) == ("waiting", None, False, "")
+    disputed = answer(ann, linked, number=2, what="dispute", player=bea_player.pk, reason="I had 2")
+    assert disputed.status_code == 201
+
+    sheet = bea.get(f"/api/v1/matches/{linked.pk}").json()["hands"]
+    listed = bea.get(f"/api/v1/matches/{linked.pk}/hands").json()["results"]
+    one_by_one = [bea.get(f"/api/v1/matches/{linked.pk}/hands/{n}").json() for n in (1, 2)]
+
+    expected = [("confirmed", "Bea", False, ""), ("disputed", "Bea", True, "I had 2")]
+    assert [answer_of(h) for h in sheet] == expected
+    assert [answer_of(h) for h in listed] == expected
+    assert [answer_of(h) for h in one_by_one] == expected
+
+
+def test_the_history_gives_each_version_the_answer_it_got(ann, bea, linked):
+    answer(bea, linked, what="dispute", reason="I had 2")
+    answer(bea, linked)  # talked over: the later answer is the version's
+    body = {"record": hand([3, 2]), "version": 1}
+    corrected = ann.post(f"/api/v1/matches/{linked.pk}/hands/1/corrections", body, format="json")
+    assert corrected.status_code == 201, corrected.content
+    assert (corrected.json()["hand"]["version"], answer_of(corrected.json()["hand"])) == (
+        2,
+        ("waiting", None, False, ""),
+    )
+
+    def history():
+        body = bea.get(f"/api/v1/matches/{linked.pk}/hands/1/history").json()["results"]
+        return [(h["version"], *answer_of(h)) for h in body]
+
+    assert history() == [(1, "confirmed", "Bea", False, ""), (2, "waiting", None, False, "")]
+    assert answer(bea, linked, what="dispute", reason="still 2", hand_version=2).status_code == 201
+    assert history() == [(1, "confirmed", "Bea", False, ""), (2, "disputed", "Bea", False, "still 2")]
+    assert answer_of(bea.get(f"/api/v1/matches/{linked.pk}/hands/1").json()) == (
+        "disputed", "Bea", False, "still 2",
+    )  # fmt: skip
+
+
 def test_ratings_wait_for_the_confirmation_when_the_setting_says_so(ann, bea, linked, settings):
     settings.RATINGS_WAIT_FOR_CONFIRMATION = True
     ann.post(

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scorekeeper.matches.models import AuditEntry, Hand, Match
-from scorekeeper.matches.services import hand_record, match_void
+from scorekeeper.matches.confirmations import hand_confirm, hand_dispute
+from scorekeeper.matches.models import AuditEntry, Hand, HandConfirmation, Match
+from scorekeeper.matches.services import hand_correct, hand_record, match_create, match_void
 from tests.api.conftest import assert_error
 from tests.fakes import hand
 
@@ -188,3 +191,48 @@ def test_the_current_hands_are_listed_paginated_and_one_can_be_read(anon, tally_
     assert one.status_code == 200 and one.json()["computed"] == [2, 1]
     assert_error(anon.get(url(tally_match, "/4")), 404, "not_found")
     assert_error(anon.get("/api/v1/matches/999999/hands"), 404, "not_found")
+
+
+def _queries(client, path, method="get", **kwargs):
+    """(every query, those reading the other side's answers) of one request."""
+    with CaptureQueriesContext(connection) as captured:
+        response = getattr(client, method)(path, **kwargs)
+    assert response.status_code in (200, 201), response.content
+    table = HandConfirmation._meta.db_table
+    return len(captured), sum(table in query["sql"] for query in captured)
+
+
+def test_the_hands_answers_are_one_query_however_many_hands_and_versions(ann, user, tally, make_players):
+    """Every hand representation gives its answer (tests/api/test_confirmations.py), read in one
+    query: the counts of a match of one hand and of one of six, each version answered, are equal."""
+
+    def counts(hands: int) -> dict[str, tuple[int, int]]:
+        match = match_create(game="tally", players=make_players(f"Ada {hands}", f"Bea {hands}"), by=user)
+        bea = match.seats.get(position=1).player
+        for _ in range(hands):
+            hand_record(match=match, record=hand([1, 0]), by=user)
+        for version in range(1, hands + 1):  # hand 1 in as many versions, each answered
+            if version > 1:
+                hand_correct(match=match, number=1, record=hand([0, 1]), by=user)
+            hand_dispute(match=match, number=1, by=user, player=bea, reason="no")
+        for number in range(2, hands + 1):
+            hand_confirm(match=match, number=number, by=user, player=bea)
+        base = f"/api/v1/matches/{match.pk}"
+        version = Match.objects.get(pk=match.pk).version
+        return {
+            "sheet": _queries(ann, base),
+            "list": _queries(ann, f"{base}/hands"),
+            "detail": _queries(ann, f"{base}/hands/1"),
+            "history": _queries(ann, f"{base}/hands/1/history"),
+            # A version just written has no answer: its write reads none.
+            "record": _queries(
+                ann, f"{base}/hands", "post", data={"record": hand([1, 0]), "version": version}, format="json"
+            ),
+        }
+
+    one, six = counts(1), counts(6)
+
+    assert one == six
+    assert {name: answers for name, (_, answers) in six.items()} == {
+        "sheet": 1, "list": 1, "detail": 1, "history": 1, "record": 0,
+    }  # fmt: skip
