@@ -387,8 +387,11 @@ class Leaderboard(generics.GenericAPIView):
         query = BoardQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         board = query.board()
-        rows = selectors.leaderboard(game=game, board=board, provisional=query.validated_data["provisional"])
-        page = self.paginate_queryset(rows)
+        provisional = query.validated_data["provisional"]
+        rows = selectors.leaderboard(game=game, board=board, provisional=provisional)
+        page = selectors.leaderboard_ranks(
+            self.paginate_queryset(rows), game=game, board=board, provisional=provisional
+        )
         return self.get_paginated_response(
             LeaderboardEntrySerializer(page, many=True, context={"board": board}).data
         )

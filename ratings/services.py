@@ -610,8 +610,12 @@ def _rate(
 
 def _write_ratings(pool: RatingPool, r: Rater, rows: list[tuple], *, replace: bool) -> None:
     """``rows``: (player, Rating, matches, wins, last played)."""
+    from .display import displayed  # it reads the default model through this module
+
+    scale = rater()  # the displayed rating's scale is the default model's, whatever the pool's
     objects = [
         PlayerRating(pool=pool, player_id=player, mu=rating.mu, sigma=rating.sigma,
+                     rating=displayed(rating.mu, rating.sigma, model=scale).rating,
                      conservative=r.conservative(rating), matches=n, wins=wins, last_played_at=last_at)
         for player, rating, n, wins, last_at in rows
     ]  # fmt: skip
@@ -623,7 +627,7 @@ def _write_ratings(pool: RatingPool, r: Rater, rows: list[tuple], *, replace: bo
             batch_size=1000,
             update_conflicts=True,
             unique_fields=["pool", "player"],
-            update_fields=["mu", "sigma", "conservative", "matches", "wins", "last_played_at"],
+            update_fields=["mu", "sigma", "rating", "conservative", "matches", "wins", "last_played_at"],
         )
 
 

@@ -46,10 +46,14 @@ def leaderboard(request, game: str):
     page = Paginator(selectors.leaderboard(game=game, board=board), PLAYERS_PER_PAGE).get_page(
         request.GET.get("page")
     )
+    page.object_list = selectors.leaderboard_ranks(page.object_list, game=game, board=board)
     page_selectors.mark(page.object_list, board)
     newcomers = Paginator(
         selectors.leaderboard(game=game, board=board, provisional=True), PLAYERS_PER_PAGE
     ).get_page(request.GET.get("newcomers"))
+    newcomers.object_list = selectors.leaderboard_ranks(
+        newcomers.object_list, game=game, board=board, provisional=True
+    )
     page_selectors.mark(newcomers.object_list, board)
     context = {"game": game, "page": page, "newcomers": newcomers, "board": board}
     return render(request, "ratings/leaderboard.html", context)
