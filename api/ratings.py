@@ -389,9 +389,10 @@ class Leaderboard(generics.GenericAPIView):
         board = query.board()
         provisional = query.validated_data["provisional"]
         rows = selectors.leaderboard(game=game, board=board, provisional=provisional)
-        page = selectors.leaderboard_ranks(
-            self.paginate_queryset(rows), game=game, board=board, provisional=provisional
-        )
+        page = selectors.leaderboard_page(
+            self.paginate_queryset(rows.values_list("pk", flat=True)), game=game, board=board,
+            provisional=provisional,
+        )  # fmt: skip
         return self.get_paginated_response(
             LeaderboardEntrySerializer(page, many=True, context={"board": board}).data
         )

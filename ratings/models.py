@@ -117,13 +117,13 @@ class PlayerRating(models.Model):
         verbose_name = _("player rating")
         verbose_name_plural = _("player ratings")
         constraints = [models.UniqueConstraint(fields=["pool", "player"], name="rating_one_per_player_pool")]
-        # The boards' order (ratings.selectors.leaderboard). Their filters' columns are carried
-        # in it (PostgreSQL), so that a page, its count and a rank's count of the rows above
-        # are read from the index alone.
+        # The boards' order (ratings.selectors.leaderboard). Their filters' columns and the id
+        # are carried in it (PostgreSQL), so that a page's ids, its count and a rank's count
+        # of the rows above are read from the index alone.
         indexes = [
             models.Index(
                 fields=["pool", "-rating", "sigma", "player"],
-                include=["matches", "last_played_at"],
+                include=["matches", "last_played_at", "id"],
                 name="rating_board_idx",
             )
         ]

@@ -45,7 +45,11 @@ class BoardFilter:
 
 
 def _board_rows(game: str, board: BoardFilter, *, provisional: bool) -> QuerySet[PlayerRating]:
-    rows = PlayerRating.objects.filter(pool__game=game)
+    # The pool by its id (a subquery run first), not through a join on its game: the planner
+    # then reads the pool's rows from the boards' index, whose first column it is, instead of
+    # guessing a few rows per game and joining every row of the table.
+    pool = RatingPool.objects.filter(game=game).values("pk")[:1]
+    rows = PlayerRating.objects.filter(pool_id=Subquery(pool))
     if provisional:
         rows = rows.filter(matches__lt=board.min_matches)
     else:
@@ -63,10 +67,24 @@ BOARD_ORDER = ("-rating", "sigma", "player_id")
 def leaderboard(*, game: str, board: BoardFilter | None = None, provisional: bool = False
                 ) -> QuerySet[PlayerRating]:  # fmt: skip
     """A pool's board: its established players (``provisional``: its newcomers instead), in
-    ``BOARD_ORDER`` (the stored displayed rating, read through the boards' index). A page of it
-    gets its ranks from ``leaderboard_ranks``."""
+    ``BOARD_ORDER`` (the stored displayed rating, read through the boards' index). A page is
+    best taken as ids (``.values_list("pk", flat=True)``, read from the index alone) and given
+    to ``leaderboard_page``; ``leaderboard_ranks`` ranks rows taken otherwise."""
     board = board or BoardFilter.default()
-    return _board_rows(game, board, provisional=provisional).select_related("player").order_by(*BOARD_ORDER)
+    return _board_rows(game, board, provisional=provisional).order_by(*BOARD_ORDER)
+
+
+def leaderboard_page(
+    ids: Iterable[int], *, game: str, board: BoardFilter | None = None, provisional: bool = False
+) -> list[PlayerRating]:
+    """The rows of ``ids`` (a page of ``leaderboard(…).values_list("pk", flat=True)``) in that
+    order, with their players and ranks: two queries. The rows before the page are skipped in
+    the index, never read nor joined to their players (a deep page of a large board read its
+    whole top so)."""
+    ids = list(ids)
+    found = PlayerRating.objects.select_related("player").in_bulk(ids)
+    rows = [found[pk] for pk in ids if pk in found]  # a row gone since (a merged player) is left out
+    return leaderboard_ranks(rows, game=game, board=board, provisional=provisional)
 
 
 def leaderboard_ranks(
@@ -88,9 +106,9 @@ def leaderboard_ranks(
     counts = (
         _board_rows(game, board, provisional=provisional)
         .filter(rating__gte=first.rating)
-        .aggregate(
-            higher=Count("id", filter=Q(rating__gt=first.rating)),
-            before=Count("id", filter=Q(rating__gt=first.rating) | tied_before),
+        .aggregate(  # counted on a column of the index (not the id): no row read beside it
+            higher=Count("rating", filter=Q(rating__gt=first.rating)),
+            before=Count("rating", filter=Q(rating__gt=first.rating) | tied_before),
         )
     )
     previous = None

@@ -42,7 +42,7 @@ class Migration(migrations.Migration):
             model_name="playerrating",
             index=models.Index(
                 fields=["pool", "-rating", "sigma", "player"],
-                include=("matches", "last_played_at"),
+                include=("matches", "last_played_at", "id"),
                 name="rating_board_idx",
             ),
         ),

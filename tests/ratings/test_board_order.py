@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from ratings import display
 from ratings.models import PlayerRating, RatingPool
-from ratings.selectors import BoardFilter, leaderboard, leaderboard_rank, leaderboard_ranks
+from ratings.selectors import BoardFilter, leaderboard, leaderboard_page, leaderboard_rank, leaderboard_ranks
 from ratings.services import rater
 from scorekeeper.matches.models import Player
 
@@ -45,10 +45,10 @@ def old_board(game: str, board: BoardFilter, *, provisional: bool) -> list[tuple
 
 
 def paged(game: str, board: BoardFilter, *, provisional: bool, size: int) -> list[tuple[int, int]]:
-    rows = leaderboard(game=game, board=board, provisional=provisional)
+    ids = leaderboard(game=game, board=board, provisional=provisional).values_list("pk", flat=True)
     out = []
-    for start in range(0, rows.count(), size):
-        page = leaderboard_ranks(rows[start : start + size], game=game, board=board, provisional=provisional)
+    for start in range(0, ids.count(), size):
+        page = leaderboard_page(ids[start : start + size], game=game, board=board, provisional=provisional)
         out.extend((row.player_id, row.rank) for row in page)
     return out
 
@@ -147,9 +147,13 @@ def test_the_stored_rating_is_the_displayed_one_after_a_replay(play, players):
     assert recomputed == incremental
 
 
-def test_the_ranks_of_a_page_take_one_query_whatever_its_size(crowded_pool, django_assert_num_queries):
+def test_a_page_takes_two_queries_whatever_its_size_or_place(crowded_pool, django_assert_num_queries):
     board = BoardFilter(1)
-    for size in (1, 10, 40):
-        rows = list(leaderboard(game="tally", board=board)[:size])
+    ids = leaderboard(game="tally", board=board).values_list("pk", flat=True)
+    for start, size in ((0, 1), (0, 10), (30, 30)):
+        page = list(ids[start : start + size])
+        with django_assert_num_queries(2):  # the rows with their players, the count for the ranks
+            rows = leaderboard_page(page, game="tally", board=board)
+            assert [row.player.name for row in rows]
         with django_assert_num_queries(1):
             leaderboard_ranks(rows, game="tally", board=board)
