@@ -387,8 +387,12 @@ class Leaderboard(generics.GenericAPIView):
         query = BoardQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         board = query.board()
-        rows = selectors.leaderboard(game=game, board=board, provisional=query.validated_data["provisional"])
-        page = self.paginate_queryset(rows)
+        provisional = query.validated_data["provisional"]
+        rows = selectors.leaderboard(game=game, board=board, provisional=provisional)
+        page = selectors.leaderboard_page(
+            self.paginate_queryset(rows.values_list("pk", flat=True)), game=game, board=board,
+            provisional=provisional,
+        )  # fmt: skip
         return self.get_paginated_response(
             LeaderboardEntrySerializer(page, many=True, context={"board": board}).data
         )

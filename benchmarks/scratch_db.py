@@ -7,9 +7,12 @@ from collections.abc import Callable
 from urllib.parse import urlparse, urlunparse
 
 
-def scratch_database(url: str, suffix: str, *, keep: bool = False) -> tuple[str, Callable[[], None]]:
+def scratch_database(
+    url: str, suffix: str, *, keep: bool = False, reuse: bool = False
+) -> tuple[str, Callable[[], None]]:
     """Create ``<db>_<suffix>`` (afresh) next to the database of ``url``; its URL and a dropper
-    (which keeps it, saying so, with ``keep``)."""
+    (which keeps it, saying so, with ``keep``). With ``reuse``, a database of that name kept by
+    an earlier run is used as it is (and kept again); it is created only if missing."""
     import psycopg
 
     parsed = urlparse(url)
@@ -22,8 +25,15 @@ def scratch_database(url: str, suffix: str, *, keep: bool = False) -> tuple[str,
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(sql)
 
-    run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    run(f'CREATE DATABASE "{name}"')
+    exists = False
+    if reuse:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            found = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+        exists = found is not None
+        keep = True
+    if not exists:
+        run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        run(f'CREATE DATABASE "{name}"')
 
     def drop() -> None:
         if keep:

@@ -98,6 +98,13 @@ class PlayerRating(models.Model):
     conservative = models.FloatField(
         _("rating"), help_text=_("The displayed rating: the skill less a margin for its uncertainty.")
     )
+    #: The rating shown (ratings.display: ``1500 + k·(mu − mu₀)`` in whole points), stored so
+    #: that the boards order and rank by it through an index instead of computing it for every
+    #: row of the pool. Written with mu, by the replay and the recompute (a change of the
+    #: model's scale is followed by a recompute, which writes it anew).
+    rating = models.IntegerField(
+        _("displayed rating"), help_text=_("The rating shown, in whole points: the boards' order.")
+    )
     matches = models.PositiveIntegerField(_("rated matches"))
     #: Matches he finished first in (a shared first place counts).
     wins = models.PositiveIntegerField(
@@ -106,11 +113,20 @@ class PlayerRating(models.Model):
     last_played_at = models.DateTimeField(_("last played at"))
 
     class Meta:
-        ordering = ["pool", "-conservative", "player"]
+        ordering = ["pool", "-rating", "sigma", "player"]
         verbose_name = _("player rating")
         verbose_name_plural = _("player ratings")
         constraints = [models.UniqueConstraint(fields=["pool", "player"], name="rating_one_per_player_pool")]
-        indexes = [models.Index(fields=["pool", "-conservative", "player"], name="rating_leaderboard_idx")]
+        # The boards' order (ratings.selectors.leaderboard). Their filters' columns and the id
+        # are carried in it (PostgreSQL), so that a page's ids, its count and a rank's count
+        # of the rows above are read from the index alone.
+        indexes = [
+            models.Index(
+                fields=["pool", "-rating", "sigma", "player"],
+                include=["matches", "last_played_at", "id"],
+                name="rating_board_idx",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} {self.pool}: {self.conservative:.2f}"

@@ -19,7 +19,7 @@ from scorekeeper.rules import RULESETS
 from . import changes, display
 from .changes import Change
 from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool
-from .selectors import BoardFilter, leaderboard, predict
+from .selectors import BoardFilter, leaderboard, leaderboard_page, predict
 
 
 def shown(row) -> display.Displayed:
@@ -39,8 +39,8 @@ def mark(rows, board: BoardFilter | None = None) -> None:
 
 def leaderboards_overview(*, top: int = 5) -> list[dict[str, Any]]:
     """Every rated game with its ``top`` established players, how many are listed and how many
-    are provisional: one query for the pools, one for the counts, one per pool (a handful of
-    games, not of players)."""
+    are provisional: one query for the pools, one for the counts, three per pool (its leaders' ids,
+    their rows and their ranks: a handful of games, not of players)."""
     board = BoardFilter.default()
     pools = list(RatingPool.objects.order_by("game"))
     rows = PlayerRating.objects.all()
@@ -59,7 +59,8 @@ def leaderboards_overview(*, top: int = 5) -> list[dict[str, Any]]:
     out = []
     for pool in pools:
         listed, provisional = counts.get(pool.pk, (0, 0))
-        leaders = list(leaderboard(game=pool.game, board=board)[:top])
+        top_rows = leaderboard(game=pool.game, board=board).values_list("pk", flat=True)[:top]
+        leaders = leaderboard_page(top_rows, game=pool.game, board=board)
         mark(leaders, board)
         out.append({"game": pool.game, "pool": pool, "listed": listed, "provisional": provisional,
                     "top": leaders})  # fmt: skip

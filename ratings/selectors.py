@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import F, QuerySet, Value, Window
-from django.db.models.functions import Rank, Round
+from django.db.models import Count, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from scorekeeper.matches.models import Match, Player, Seat
 
-from . import display
 from .cul import figures_from_state, overall_cul_rating_pct
 from .engine import Rating
-from .models import PlayerRating, RatingHistory, RecomputeJob
+from .models import PlayerRating, RatingHistory, RatingPool, RecomputeJob
 from .services import rater
 
 
@@ -45,15 +43,12 @@ class BoardFilter:
         return None if self.active_days is None else timezone.now() - timedelta(days=self.active_days)
 
 
-def _shown_rating():
-    """The displayed rating in SQL (ratings.display's mapping, rounded): the boards' sort key."""
-    model = rater()
-    k = display.points_per_mu(model)
-    return Round(Value(float(display.NEWCOMER)) + Value(k) * (F("mu") - Value(model.mu)))
-
-
 def _board_rows(game: str, board: BoardFilter, *, provisional: bool) -> QuerySet[PlayerRating]:
-    rows = PlayerRating.objects.filter(pool__game=game)
+    # The pool by its id (a subquery run first), not through a join on its game: the planner
+    # then reads the pool's rows from the boards' index, whose first column it is, instead of
+    # guessing a few rows per game and joining every row of the table.
+    pool = RatingPool.objects.filter(game=game).values("pk")[:1]
+    rows = PlayerRating.objects.filter(pool_id=Subquery(pool))
     if provisional:
         rows = rows.filter(matches__lt=board.min_matches)
     else:
@@ -64,19 +59,67 @@ def _board_rows(game: str, board: BoardFilter, *, provisional: bool) -> QuerySet
     return rows
 
 
+#: The boards' order: the highest displayed rating first, then the surer one, then by id.
+BOARD_ORDER = ("-rating", "sigma", "player_id")
+
+
 def leaderboard(*, game: str, board: BoardFilter | None = None, provisional: bool = False
                 ) -> QuerySet[PlayerRating]:  # fmt: skip
-    """A pool's board: its established players (``provisional``: its newcomers instead), the
-    highest displayed rating first (then the surer one, then by id), each with his ``rank``
-    (equal displayed ratings share a rank)."""
+    """A pool's board: its established players (``provisional``: its newcomers instead), in
+    ``BOARD_ORDER`` (the stored displayed rating, read through the boards' index). A page is
+    best taken as ids (``.values_list("pk", flat=True)``, read from the index alone) and given
+    to ``leaderboard_page``; ``leaderboard_ranks`` ranks rows taken otherwise."""
     board = board or BoardFilter.default()
-    shown = _shown_rating()
-    return (
-        _board_rows(game, board, provisional=provisional)
-        .select_related("player")
-        .annotate(shown_rating=shown, rank=Window(Rank(), order_by=shown.desc()))
-        .order_by("-shown_rating", "sigma", "player_id")
+    return _board_rows(game, board, provisional=provisional).order_by(*BOARD_ORDER)
+
+
+def leaderboard_page(
+    ids: Iterable[int], *, game: str, board: BoardFilter | None = None, provisional: bool = False
+) -> list[PlayerRating]:
+    """The rows of ``ids`` (a page of ``leaderboard(…).values_list("pk", flat=True)``) in that
+    order, with their players and ranks: two queries. The rows before the page are skipped in
+    the index, never read nor joined to their players (a deep page of a large board read its
+    whole top so)."""
+    ids = list(ids)
+    found = PlayerRating.objects.select_related("player").in_bulk(ids)
+    rows = [found[pk] for pk in ids if pk in found]  # a row gone since (a merged player) is left out
+    return leaderboard_ranks(rows, game=game, board=board, provisional=provisional)
+
+
+def leaderboard_ranks(
+    rows: Iterable[PlayerRating], *, game: str, board: BoardFilter | None = None, provisional: bool = False
+) -> list[PlayerRating]:
+    """``rows`` (a run of ``leaderboard``'s rows in its order: a page) with each one's ``rank``
+    on that list: one more than the players listed with a higher displayed rating, so that
+    equal ratings share a rank, on a page as across pages. One query, whatever the page's size
+    or place: the rows listed before the first one, and those of them rated higher, counted
+    from the boards' index (a rank over the whole board would rate and sort all of it)."""
+    rows = list(rows)
+    if not rows:
+        return rows
+    board = board or BoardFilter.default()
+    first = rows[0]
+    tied_before = Q(rating=first.rating) & (
+        Q(sigma__lt=first.sigma) | Q(sigma=first.sigma, player_id__lt=first.player_id)
     )
+    counts = (
+        _board_rows(game, board, provisional=provisional)
+        .filter(rating__gte=first.rating)
+        .aggregate(  # counted on a column of the index (not the id): no row read beside it
+            higher=Count("rating", filter=Q(rating__gt=first.rating)),
+            before=Count("rating", filter=Q(rating__gt=first.rating) | tied_before),
+        )
+    )
+    previous = None
+    for position, row in enumerate(rows, start=counts["before"] + 1):
+        if previous is None:
+            row.rank = counts["higher"] + 1
+        elif row.rating != previous.rating:
+            row.rank = position
+        else:
+            row.rank = previous.rank
+        previous = row
+    return rows
 
 
 def leaderboard_rank(*, rating: PlayerRating, board: BoardFilter | None = None) -> int | None:
@@ -85,13 +128,7 @@ def leaderboard_rank(*, rating: PlayerRating, board: BoardFilter | None = None) 
     since = board.active_since()
     if rating.matches < board.min_matches or (since is not None and rating.last_played_at < since):
         return None
-    own = display.rating(rating.mu, rating.sigma)
-    better = (
-        _board_rows(rating.pool.game, board, provisional=False)
-        .annotate(shown_rating=_shown_rating())
-        .filter(shown_rating__gt=own)
-        .count()
-    )
+    better = _board_rows(rating.pool.game, board, provisional=False).filter(rating__gt=rating.rating).count()
     return better + 1
 
 

@@ -44,15 +44,19 @@ def leaderboard(request, game: str):
     if game not in RULESETS:
         raise Http404(f"unknown game {game!r}")
     board = selectors.BoardFilter.default()
-    page = Paginator(selectors.leaderboard(game=game, board=board), PLAYERS_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
-    page_selectors.mark(page.object_list, board)
-    newcomers = Paginator(
-        selectors.leaderboard(game=game, board=board, provisional=True), PLAYERS_PER_PAGE
-    ).get_page(request.GET.get("newcomers"))
-    page_selectors.mark(newcomers.object_list, board)
-    context = {"game": game, "page": page, "newcomers": newcomers, "board": board}
+    pages = {}
+    for provisional, parameter in ((False, "page"), (True, "newcomers")):
+        # Paged as ids, read from the boards' index; then the page's rows (selectors.leaderboard_page).
+        ids = selectors.leaderboard(game=game, board=board, provisional=provisional).values_list(
+            "pk", flat=True
+        )
+        page = Paginator(ids, PLAYERS_PER_PAGE).get_page(request.GET.get(parameter))
+        page.object_list = selectors.leaderboard_page(
+            page.object_list, game=game, board=board, provisional=provisional
+        )
+        page_selectors.mark(page.object_list, board)
+        pages[parameter] = page
+    context = {"game": game, "page": pages["page"], "newcomers": pages["newcomers"], "board": board}
     return render(request, "ratings/leaderboard.html", context)
 
 

@@ -35,6 +35,6 @@ def uncover_place(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("ratings", "0008_rating_event_confirm_kinds")]
+    dependencies = [("ratings", "0010_player_rating_displayed")]
 
     operations = [migrations.RunPython(cover_place, uncover_place, elidable=False)]

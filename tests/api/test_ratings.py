@@ -129,7 +129,7 @@ def test_the_cul_entry_carries_the_overall_cul_rating(anon, players, user):
     Seat.objects.create(match=match, player=players[1], position=1)
     pool = RatingPool.objects.create(game="cul")
     PlayerRating.objects.create(
-        pool=pool, player=players[0], mu=26, sigma=8, conservative=2, matches=1, wins=1,
+        pool=pool, player=players[0], mu=26, sigma=8, rating=1530, conservative=2, matches=1, wins=1,
         last_played_at=match.created_at,
     )  # fmt: skip
 

@@ -30,10 +30,11 @@ from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
 from django.core.management.sql import emit_post_migrate_signal
-from django.db import connection
+from django.db import connection, models
 from django.db.migrations.executor import MigrationExecutor
 from rest_framework.test import APIClient
 
+from ratings import display
 from ratings.services import rating_recompute_request
 from scorekeeper.backup.site import migrations
 from scorekeeper.matches.models import Hand, Match, Player
@@ -79,6 +80,18 @@ RENAMED_FIELDS = {("ratings", "RatingHistory", "played_at"): "finished_at"}
 #: after (ratings 0011: the history's per-player index, its partitions' too, carries the place).
 _PLAYER_INDEX = ("pool_id", "player_id", "played_at", "match_id")
 WIDENED_INDEXES = {_PLAYER_INDEX: (*_PLAYER_INDEX, "place")}
+#: The columns the upgrade adds and fills from each row's other columns: (app, model, field) →
+#: the value an old row must hold after it, from the row read through this release's model.
+#: Written by this release's services while they populate the site, dropped before the upgrade.
+FILLED_FIELDS = {("ratings", "PlayerRating", "rating"): lambda row: display.rating(row.mu, row.sigma)}
+#: The indexes the upgrade replaces: (app, model) → the previous release's index, and the name
+#: of this release's (the model's) in its place. This release's while the site is populated.
+REPLACED_INDEXES = {
+    ("ratings", "PlayerRating"): (
+        models.Index(fields=["pool", "-conservative", "player"], name="rating_leaderboard_idx"),
+        "rating_board_idx",
+    )
+}
 
 
 def added_fields():
@@ -90,6 +103,24 @@ def added_fields():
                 f"{model_name}.{name}: a column added to old rows must be nullable or have a default"
             )
             yield model, field
+
+
+def filled_fields():
+    for (app, model_name, name), value in FILLED_FIELDS.items():
+        model = django_apps.get_model(app, model_name)
+        yield model, model._meta.get_field(name), value
+
+
+def replaced_indexes():
+    """(model, the previous release's index, this release's)."""
+    for (app, model_name), (old, name) in REPLACED_INDEXES.items():
+        model = django_apps.get_model(app, model_name)
+        yield model, old, next(index for index in model._meta.indexes if index.name == name)
+
+
+def has_index(model, index) -> bool:
+    with connection.cursor() as cursor:
+        return index.name in connection.introspection.get_constraints(cursor, model._meta.db_table)
 
 
 def added_models():
@@ -235,6 +266,13 @@ def test_an_upgrade_from_the_previous_release_keeps_every_row_sheet_and_rating(
             editor.add_field(model, field)
         for model, field, former in renamed_fields():
             editor.alter_field(model, former, field)
+        for model, old_index, _ in replaced_indexes():
+            editor.remove_index(model, old_index)
+        for model, field, _ in filled_fields():
+            editor.add_field(model, field)
+        for model, _, index in replaced_indexes():
+            if not has_index(model, index):  # SQLite rebuilt the table with the model's indexes
+                editor.add_index(model, index)
         for model in added_models():
             editor.create_model(model)
     then = widened(database_schema())
@@ -270,6 +308,14 @@ def test_an_upgrade_from_the_previous_release_keeps_every_row_sheet_and_rating(
             editor.remove_field(model, field)
         for model, field, former in renamed_fields():
             editor.alter_field(model, field, former)
+        for model, _, index in replaced_indexes():
+            editor.remove_index(model, index)
+        for model, field, _ in filled_fields():
+            editor.remove_field(model, field)
+        for model, old_index, index in replaced_indexes():
+            if has_index(model, index):  # SQLite rebuilt the table with the model's indexes
+                editor.remove_index(model, index)
+            editor.add_index(model, old_index)
         for model in added_models():
             editor.delete_model(model)
     assert database_schema() == old_schema  # the previous release's, exactly
@@ -289,6 +335,7 @@ def test_an_upgrade_from_the_previous_release_keeps_every_row_sheet_and_rating(
             key=repr,
         )  # fmt: skip
     added = {(model._meta.db_table, field.column) for model, field in added_fields()}
+    added |= {(model._meta.db_table, field.column) for model, field, _ in filled_fields()}
 
     def without_added(tables):  # compared below through the models: NULL or the default
         return {
@@ -325,6 +372,9 @@ def test_an_upgrade_from_the_previous_release_keeps_every_row_sheet_and_rating(
         assert [getattr(row, field.attname) for row in model.objects.all()] == [
             old_value
         ] * model.objects.count()
+    for model, field, value in filled_fields():
+        rows = list(model.objects.all())
+        assert rows and [getattr(row, field.attname) for row in rows] == [value(row) for row in rows]
     assert every_sheet() == sheets
     assert every_rating() == ratings
     rating_recompute_request()  # a full recompute gives them again
