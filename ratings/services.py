@@ -287,15 +287,18 @@ def _places_rated(pool: RatingPool, matches: Iterable[int]) -> Iterator[tuple[in
     """(match id, place) of those of ``matches`` the pool's history has: the place each had
     when it was last rated. Read through the players' index (the history has none by match,
     which each of a full recompute's rows would pay for): each player's rows, not the pool's."""
-    ids = list(matches)
-    players = Seat.objects.filter(match_id__in=ids).values_list("player_id", flat=True)
-    rows = (
-        RatingHistory.objects.filter(pool=pool, player_id__in=list(players), match_id__in=ids)
-        .order_by()
-        .values_list("match_id", "played_at")
-        .distinct()
-    )
-    return iter(rows)
+    ids = sorted(set(matches))
+    # In chunks, as _places_now: a backlog of many events (a worker back after a long outage)
+    # would otherwise put more ids and players in one statement than PostgreSQL takes (65,535).
+    for i in range(0, len(ids), CHUNK):
+        chunk = ids[i : i + CHUNK]
+        players = set(Seat.objects.filter(match_id__in=chunk).values_list("player_id", flat=True))
+        yield from (
+            RatingHistory.objects.filter(pool=pool, player_id__in=players, match_id__in=chunk)
+            .order_by()
+            .values_list("match_id", "played_at")
+            .distinct()
+        )
 
 
 def pool_matches(
