@@ -7,9 +7,11 @@ from collections.abc import Callable
 from urllib.parse import urlparse, urlunparse
 
 
-def scratch_database(url: str, suffix: str, *, keep: bool = False) -> tuple[str, Callable[[], None]]:
-    """Create ``<db>_<suffix>`` (afresh) next to the database of ``url``; its URL and a dropper
-    (which keeps it, saying so, with ``keep``)."""
+def scratch_database(
+    url: str, suffix: str, *, keep: bool = False, reuse: bool = False
+) -> tuple[str, Callable[[], None]]:
+    """Create ``<db>_<suffix>`` (afresh; with ``reuse``, the one a run with ``keep`` left) next
+    to the database of ``url``; its URL and a dropper (which keeps it, saying so, with ``keep``)."""
     import psycopg
 
     parsed = urlparse(url)
@@ -22,8 +24,9 @@ def scratch_database(url: str, suffix: str, *, keep: bool = False) -> tuple[str,
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(sql)
 
-    run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    run(f'CREATE DATABASE "{name}"')
+    if not reuse:
+        run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        run(f'CREATE DATABASE "{name}"')
 
     def drop() -> None:
         if keep:
