@@ -149,9 +149,10 @@ class Opponents(generics.GenericAPIView):
     @extend_schema(responses={200: OpponentSerializer(many=True), **schema.errors(404)})
     def get(self, request, pk: int):
         player = get_object_or_404(Player, pk=pk)
-        # Ranked whole by their meeting counts; the records read for the page's opponents only.
-        page = self.paginate_queryset(head_to_head.opponents(player=player))
-        rivals = head_to_head.records(player=player, opponents=[met.player for met in page])
+        # Ranked whole by their meeting counts; the records made for the page's opponents only.
+        met = head_to_head.opposed(player=player)
+        page = self.paginate_queryset(met.ranked)
+        rivals = met.rivals([m.player for m in page])
         head_to_head.with_chances(player=player, rivals=rivals)
         return self.get_paginated_response(OpponentSerializer(rivals, many=True).data)
 

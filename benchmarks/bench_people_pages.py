@@ -2,6 +2,7 @@
 of 100,000 matches).
 
     .venv/bin/python benchmarks/bench_people_pages.py [--matches 100000] [--players 500] [--runs 30]
+        [--postgres [--keep | --reuse]]
 
 Builds a scratch SQLite database (a temporary file, migrated; with ``--postgres`` a scratch
 database beside DATABASE_URL's instead), stores ``--matches`` synthetic finished matches of 2–6
@@ -13,7 +14,9 @@ head-to-head and meetings. Prints for each the median wall and CPU time over ``-
 warm-up, on PostgreSQL the database backend's CPU time (the mean over the runs, from ``/proc``;
 the server's time is both), its query count and the load average (a shared machine's wall time
 counts the waits for a core; the CPU time is the server's own work). On PostgreSQL the pool is
-vacuumed after the recompute, as autovacuum leaves a live pool's history.
+vacuumed after the recompute, as autovacuum leaves a live pool's history; ``--keep`` keeps the
+scratch database and ``--reuse`` measures on a kept one without building it again (so that two
+checkouts can take turns on the same pool).
 """
 
 from __future__ import annotations
@@ -42,16 +45,20 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=500)
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--postgres", action="store_true", help="a scratch database beside DATABASE_URL's")
+    parser.add_argument("--keep", action="store_true", help="with --postgres: keep the scratch database")
+    parser.add_argument("--reuse", action="store_true", help="with --postgres: measure on a kept one")
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
     os.environ["DJANGO_LOG_LEVEL"] = "WARNING"
     if args.postgres:
         from benchmarks.scratch_db import scratch_database
 
-        url, drop = scratch_database(os.environ.get("DATABASE_URL", ""), "peoplebench")
+        url, drop = scratch_database(
+            os.environ.get("DATABASE_URL", ""), "peoplebench", keep=args.keep or args.reuse, reuse=args.reuse
+        )
         os.environ["DATABASE_URL"] = url
         try:
-            run(args.matches, args.players, args.runs)
+            run(args.matches, args.players, args.runs, build=not args.reuse)
         finally:
             from django.db import connections
 
@@ -63,7 +70,7 @@ def main() -> None:
         run(args.matches, args.players, args.runs)
 
 
-def run(matches: int, players: int, runs: int) -> None:
+def run(matches: int, players: int, runs: int, *, build: bool = True) -> None:
     import django
 
     django.setup()
@@ -76,22 +83,26 @@ def run(matches: int, players: int, runs: int) -> None:
     from ratings.backtest import synthetic_db
     from ratings.models import RatingPool
     from ratings.services import rating_pool_recompute
-    from scorekeeper.matches.models import Seat
+    from scorekeeper.matches.models import Player, Seat
     from tests.fakes import install
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
-    call_command("migrate", verbosity=0)
     install()  # the test game, ``tally``
-    started = time.perf_counter()
-    ids = synthetic_db.players(players)
     tables = synthetic_db.outcomes(players=players, matches=matches, seed=21)
-    synthetic_db.store(game=GAME, tables=tables, player_ids=ids)
-    stored = time.perf_counter() - started
-    rating_pool_recompute(pool=RatingPool.objects.get_or_create(game=GAME)[0])
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("VACUUM ANALYZE")
-    print(f"stored {matches:,} matches of {players:,} players in {stored:.1f} s and rated them")
+    if build:
+        call_command("migrate", verbosity=0)
+        started = time.perf_counter()
+        ids = synthetic_db.players(players)
+        synthetic_db.store(game=GAME, tables=tables, player_ids=ids)
+        stored = time.perf_counter() - started
+        rating_pool_recompute(pool=RatingPool.objects.get_or_create(game=GAME)[0])
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("VACUUM ANALYZE")
+        print(f"stored {matches:,} matches of {players:,} players in {stored:.1f} s and rated them")
+    else:
+        # synthetic_db.players made them first, in order, in the fresh database.
+        ids = list(Player.objects.order_by("id").values_list("id", flat=True)[:players])
 
     seats = Counter(player for seated, _ in tables for player in seated)
     busiest = seats.most_common(1)[0][0]
@@ -139,8 +150,6 @@ def run(matches: int, players: int, runs: int) -> None:
     # The profile is an older page (its charts and match list are most of its time): its
     # head-to-head section alone, as the page's include renders it.
     from django.template.loader import render_to_string
-
-    from scorekeeper.matches.models import Player
 
     player = Player.objects.get(pk=a)
     cpu = []

@@ -141,6 +141,22 @@ def meetings(
     needs neither). Two queries: his seats with their matches' results, then the other seats of
     those matches (plain numbers: the matches' results and times are read once a match, not
     once a seat)."""
+    own, seated = _seatings(player=player, opponent=opponent, game=game, dated=dated, among=among)
+    return list(_meetings_of(own, seated))
+
+
+def _seatings(
+    *,
+    player: Player | int,
+    opponent: Player | int | None = None,
+    game: str | None = None,
+    dated: bool = True,
+    among: Sequence[int] | None = None,
+    named: bool = False,
+) -> tuple[list[tuple], dict[int, list[tuple]]]:
+    """``meetings``' two reads: his seats in finished matches (match id, game, position, team,
+    the result's placements, with ``dated`` the start) and, by match, the other seats of those
+    matches (player id, position, team, with ``named`` the player's name)."""
     pk = player.pk if isinstance(player, Player) else player
     mine = Seat.objects.filter(player_id=pk, match__status=Match.Status.FINISHED)
     if opponent is not None:
@@ -158,7 +174,7 @@ def meetings(
         mine = mine.order_by()
     own = list(mine.values_list(*fields))
     if not own:
-        return []
+        return [], {}
     if among is not None:
         # A handful of opponents: their seats in the few matches just read, by those ids.
         others = Seat.objects.filter(match_id__in=[row[0] for row in own], player_id__in=among)
@@ -166,26 +182,29 @@ def meetings(
         others = Seat.objects.filter(match__in=mine.values("match_id")).exclude(player_id=pk)
     if opponent is not None:
         others = others.filter(player=opponent)
-    seated: dict[int, list[tuple[int, int, int | None]]] = defaultdict(list)
-    for match_id, other, position, team in others.order_by().values_list(
-        "match_id", "player_id", "position", "team"
+    seated: dict[int, list[tuple]] = defaultdict(list)
+    for match_id, *seat in others.order_by().values_list(
+        "match_id", "player_id", "position", "team", *(["player__name"] if named else [])
     ):
-        seated[match_id].append((other, position, team))
-    out = []
+        seated[match_id].append(seat)
+    return own, seated
+
+
+def _meetings_of(own: list[tuple], seated: dict[int, list[tuple]], wanted: set[int] | None = None):
+    """The meetings in ``_seatings``' rows (with the players of ``wanted`` only, if given)."""
     for match_id, game_key, position, team, placements, *when in own:
         place = _place(placements, position)
         if place is None:
             continue  # a result without a place for his seat (a malformed result)
         at = when[0] if when else None
-        for other, other_position, other_team in seated.get(match_id, ()):
+        for other, other_position, other_team, *_name in seated.get(match_id, ()):
             if team is not None and team == other_team:
                 continue  # his partner
+            if wanted is not None and other not in wanted:
+                continue
             other_place = _place(placements, other_position)
             if other_place is not None:
-                out.append(
-                    Meeting(match_id, game_key, at, other, _outcome(place, other_place), place, other_place)
-                )
-    return out
+                yield Meeting(match_id, game_key, at, other, _outcome(place, other_place), place, other_place)
 
 
 def record_of(items: Iterable[Meeting]) -> Record:
@@ -277,6 +296,45 @@ def records(*, player: Player | int, opponents: Sequence[Opponent]) -> list[Riva
     ]
 
 
+@dataclass(frozen=True)
+class Opposed:
+    """Everyone a player met, most meetings first (``ranked``, as ``opponents`` ranks them),
+    and the reads they were counted from, from which ``rivals`` makes the records of any of
+    them without another query."""
+
+    ranked: list[Met]
+    own: list[tuple]
+    seated: dict[int, list[tuple]]
+
+    def rivals(self, opponents: Sequence[Opponent]) -> list[Rival]:
+        """``records`` of ``opponents`` (in their order), from the reads already made."""
+        by_opponent: dict[int, list[Meeting]] = {o.pk: [] for o in opponents}
+        for meeting in _meetings_of(self.own, self.seated, set(by_opponent)):
+            by_opponent[meeting.opponent_id].append(meeting)
+        return [
+            Rival(other, record_of(by_opponent[other.pk]), Counter(m.game for m in by_opponent[other.pk]))
+            for other in opponents
+        ]
+
+
+def opposed(*, player: Player | int) -> Opposed:
+    """``opponents`` and the reads behind ``records`` at once, in ``meetings``' two queries (a
+    page of dozens of opponents needs nearly all his meetings anyway): his finished matches'
+    seats are read once for the count and the records, where the grouped count walked them
+    again (the API's costliest statement for a busy player)."""
+    own, seated = _seatings(player=player, dated=False, named=True)
+    counted: Counter = Counter()
+    names: dict[int, str] = {}
+    for match_id, _game, _position, team, _placements in own:
+        for other, _other_position, other_team, name in seated.get(match_id, ()):
+            # As the grouped count: every seat opposite his in a finished match, placed or not.
+            if team is None or other_team is None or team != other_team:
+                counted[other] += 1
+                names[other] = name
+    ranked = sorted(counted.items(), key=lambda item: (-item[1], names[item[0]].casefold(), item[0]))
+    return Opposed([Met(Opponent(pk, names[pk]), met) for pk, met in ranked], own, seated)
+
+
 def with_chances(*, player: Player, rivals: list[Rival]) -> list[Rival]:
     """``rivals`` with today's chances in the game each was met in most (one query)."""
     today = chances(player=player, opponents=[(rival.player, rival.main_game) for rival in rivals])
@@ -286,7 +344,9 @@ def with_chances(*, player: Player, rivals: list[Rival]) -> list[Rival]:
 
 
 def rivals(*, player: Player, limit: int = RIVALS_SHOWN) -> list[Rival]:
-    """The ``limit`` players ``player`` met most often, with today's chances (a profile's)."""
+    """The ``limit`` players ``player`` met most often, with today's chances (a profile's): the
+    grouped count, then the meetings with those few only (``opposed`` reads every meeting: for
+    a busy player, thousands of rows turned into Python, twice the CPU of these two reads)."""
     shown = [met.player for met in opponents(player=player)[:limit]]
     return with_chances(player=player, rivals=records(player=player, opponents=shown))
 

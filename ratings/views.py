@@ -16,7 +16,7 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext, ngettext
 
 from scorekeeper.matches import selectors as match_selectors
-from scorekeeper.matches.models import Player
+from scorekeeper.matches.models import Player, Seat
 from scorekeeper.matches.views_club import MATCHES_PER_PAGE
 from scorekeeper.rules import RULESETS
 
@@ -77,8 +77,12 @@ def player_detail(request, pk: int):
             "chart": _rating_chart(history),
             "chart_desc": _chart_desc(history),
         })  # fmt: skip
-    matches = match_selectors.match_list(player=player)
-    page = Paginator(matches, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    # His matches with their seats only (the list shows no scorers, no creator), counted from
+    # his seats (an index-only count, where the matches' count joined each of his matches).
+    matches = match_selectors.match_with_seats().filter(seats__player=player)
+    paginator = Paginator(matches, MATCHES_PER_PAGE)
+    paginator.count = Seat.objects.filter(player=player).count()  # one seat a match (a constraint)
+    page = paginator.get_page(request.GET.get("page"))
     changes = page_selectors.rating_changes(histories, match_ids=[match.pk for match in page.object_list])
     rows = []
     for match in page.object_list:

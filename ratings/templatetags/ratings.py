@@ -8,9 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.formats import number_format
+from django.utils.formats import localize, number_format
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
+
+from scorekeeper.matches.templatetags.club import seat_scores
 
 from .. import display
 from ..page_selectors import match_rating_changes as rating_changes_of
@@ -48,6 +50,22 @@ def chart_points(chart) -> str:
         )
     # Every part above is escaped or a number formatted here.
     return mark_safe("".join(out))
+
+
+@register.simple_tag
+def seat_score_spans(match) -> str:
+    """A listed match's seats as the profile and the head-to-head show them (the name, the
+    running total in bold, the winner marked ``won``), joined by " · ": built here in one pass,
+    where the template's loop of four conditions a seat was half the match list's rendering.
+    The same escaping and number localisation as ``{{ }}`` in a template."""
+    spans = []
+    for seat in seat_scores(match):
+        won = " won" if seat["place"] == 1 else ""
+        name = conditional_escape(seat["player"].name)
+        value = "" if seat["value"] is None else f" <b>{conditional_escape(localize(seat['value']))}</b>"
+        spans.append(f'<span class="seat{won}">{name}{value}</span>')
+    # Every part above is escaped or fixed markup.
+    return mark_safe(" · ".join(spans))
 
 
 @register.inclusion_tag("ratings/_match_rating_changes.html")

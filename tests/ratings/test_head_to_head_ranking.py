@@ -11,7 +11,7 @@ import pytest
 
 from ratings import head_to_head
 from ratings.backtest import synthetic_db
-from scorekeeper.matches.models import Player, Seat
+from scorekeeper.matches.models import Match, Player, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -82,3 +82,26 @@ def test_partners_are_not_opponents(pool):
     assert sum(partnered.values()) > 0
     met = {m.player.pk: m.met for m in head_to_head.opponents(player=me)}
     assert met == {p: shared[p] - partnered[p] for p in shared if shared[p] > partnered[p]}
+
+
+def test_the_api_s_single_read_ranks_and_records_as_the_grouped_count_does(pool):
+    for player in pool[:5]:
+        ranked = head_to_head.opponents(player=player)
+        met = head_to_head.opposed(player=player)
+        assert met.ranked == ranked
+        whole = met.rivals([m.player for m in met.ranked])
+        assert [(r.player, r.record, r.games) for r in whole] == [
+            (r.player, r.record, r.games)
+            for r in head_to_head.records(player=player, opponents=[m.player for m in ranked])
+        ]
+        page = met.rivals([m.player for m in met.ranked[3:6]])
+        assert [(r.player, r.record, r.games) for r in page] == [
+            (r.player, r.record, r.games) for r in whole[3:6]
+        ]
+
+
+def test_the_single_read_counts_a_finished_match_without_places_as_the_grouped_count_does(pool):
+    me = pool[0]
+    broken = Seat.objects.filter(player_id=me).values_list("match_id", flat=True).first()
+    Match.objects.filter(pk=broken).update(result={})
+    assert head_to_head.opposed(player=me).ranked == head_to_head.opponents(player=me)
