@@ -36,8 +36,7 @@ from django.utils import timezone
 import tests.integration.slow_tasks  # noqa: F401  the test-only slow task, known here to be enqueued
 from ratings.backtest import synthetic_db
 from ratings.models import PlayerRating, RatingEvent, RatingHistory, RatingPool
-from ratings.services import EVENT_TASK, rating_event_record, rating_events_process_all, rating_pool_recompute
-from scorekeeper.matches.models import Match
+from ratings.services import EVENT_TASK, rating_events_process_all, rating_pool_recompute
 from scorekeeper.outbox import checks
 from scorekeeper.outbox.models import OutboxMessage
 from scorekeeper.outbox.services import outbox_enqueue
@@ -228,8 +227,11 @@ def test_redis_restarted_with_its_queue_lost_every_pending_event_is_processed_wi
     [later] = synthetic_db.store(
         game="piquet", tables=[([0, 1], [2, 1])], player_ids=piquet, start=timezone.now()
     )
+    # The stored match's finish event is pending: its message, as rating_event_record enqueues it
+    # (a second event of the same finish would leave this one to a task it never gets).
+    unsent = RatingEvent.objects.get(match_id=later)
     with transaction.atomic():
-        unsent = rating_event_record(match=Match.objects.get(pk=later), kind="finish")
+        outbox_enqueue(task=EVENT_TASK, kwargs={"event_id": unsent.pk})
     message = message_of(unsent)
     assert message.dispatched_at is None and message.last_error
     time.sleep(OUTAGE)
