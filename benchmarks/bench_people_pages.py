@@ -101,6 +101,7 @@ def run(matches: int, players: int, runs: int, *, build: bool = True) -> None:
                 cursor.execute("VACUUM ANALYZE")
         print(f"stored {matches:,} matches of {players:,} players in {stored:.1f} s and rated them")
     else:
+        call_command("migrate", verbosity=0)  # a database kept by an older checkout
         # synthetic_db.players made them first, in order, in the fresh database.
         ids = list(Player.objects.order_by("id").values_list("id", flat=True)[:players])
 
