@@ -26,13 +26,11 @@ Decisions (docs/api.md, "Export and import"):
 from __future__ import annotations
 
 import json
-from datetime import datetime, time
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 
 from . import errors, services
@@ -215,7 +213,7 @@ def match_import(*, document: dict[str, Any], by) -> Match:
             players=players,
             teams=teams if any(t is not None for t in teams) else None,
             title=document.get("title") or "",
-            played_at=_import_played_at(document.get("played_at")),
+            played_at=document.get("played_at"),  # parsed by the API, checked by the service
             by=by,
         )
         for i, entry in enumerate(hands):
@@ -243,28 +241,6 @@ def match_import(*, document: dict[str, Any], by) -> Match:
             match = services.match_void(match=match, by=by, reason=reason)
         match.refresh_from_db()
     return match
-
-
-def _import_played_at(value: Any) -> datetime | None:
-    """The document's ``played_at`` (a time, an ISO date or time, or nothing) as a time; the
-    service checks it as for any match (not in the future, not before 1900)."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, datetime):  # the API's serializer has parsed it already
-        return value
-    moment = None
-    if isinstance(value, str):
-        try:  # a well-formed but impossible date ("2026-02-30") raises
-            moment = parse_datetime(value)
-            if moment is None and (day := parse_date(value)) is not None:
-                moment = datetime.combine(day, time())
-        except ValueError:
-            moment = None
-    if moment is None:
-        raise errors.Invalid(
-            _("the date played must be an ISO date or time"), field="played_at", code="played_at_invalid"
-        )
-    return moment
 
 
 def _import_player(entry: dict[str, Any], index: int, by, *, same_site: bool = False) -> Player:
