@@ -155,3 +155,28 @@ def test_the_season_and_board_queries_do_not_grow_with_the_rows(
     for url, count in zip(urls, counts, strict=True):
         with django_assert_max_num_queries(count):
             assert anon.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("provisional", [False, True])
+def test_a_board_rows_answer_is_what_its_declared_fields_give(league, provisional):
+    # LeaderboardEntrySerializer builds a row's answer at once: the same JSON, key for key and
+    # in the same order, as DRF's field-by-field path over the fields it declares.
+    import json
+
+    from rest_framework import serializers
+
+    from api.ratings import LeaderboardEntrySerializer
+    from ratings import selectors
+
+    board = selectors.BoardFilter.default()
+    board_rows = selectors.leaderboard(game="tally", board=board, provisional=provisional)
+    ids = board_rows.values_list("pk", flat=True)
+    rows = selectors.leaderboard_page(ids, game="tally", board=board, provisional=provisional)
+    assert len(rows) == 2
+    serializer = LeaderboardEntrySerializer(context={"board": board})
+    for row in rows:
+        for zone in ("UTC", "Asia/Kolkata"):
+            with timezone.override(zone):
+                fast = serializer.to_representation(row)
+                per_field = serializers.Serializer.to_representation(serializer, row)
+            assert json.dumps(fast) == json.dumps(per_field)
