@@ -410,9 +410,10 @@ class Leaderboard(generics.GenericAPIView):
         board = query.board()
         provisional = query.validated_data["provisional"]
         rows = selectors.leaderboard(game=game, board=board, provisional=provisional)
+        ids = self.paginate_queryset(rows.values_list("pk", flat=True))
         page = selectors.leaderboard_page(
-            self.paginate_queryset(rows.values_list("pk", flat=True)), game=game, board=board,
-            provisional=provisional,
+            ids, game=game, board=board, provisional=provisional,
+            offset=self.paginator.page.start_index() - 1,
         )  # fmt: skip
         return self.get_paginated_response(
             LeaderboardEntrySerializer(page, many=True, context={"board": board}).data

@@ -39,8 +39,8 @@ def mark(rows, board: BoardFilter | None = None) -> None:
 
 def leaderboards_overview(*, top: int = 5) -> list[dict[str, Any]]:
     """Every rated game with its ``top`` established players, how many are listed and how many
-    are provisional: one query for the pools, one for the counts, three per pool (its leaders' ids,
-    their rows and their ranks: a handful of games, not of players)."""
+    are provisional: one query for the pools, one for the counts, two per pool (its leaders' ids and
+    their rows, ranked from the top without a query: a handful of games, not of players)."""
     board = BoardFilter.default()
     pools = list(RatingPool.objects.order_by("game"))
     rows = PlayerRating.objects.all()
@@ -60,7 +60,7 @@ def leaderboards_overview(*, top: int = 5) -> list[dict[str, Any]]:
     for pool in pools:
         listed, provisional = counts.get(pool.pk, (0, 0))
         top_rows = leaderboard(game=pool.game, board=board).values_list("pk", flat=True)[:top]
-        leaders = leaderboard_page(top_rows, game=pool.game, board=board)
+        leaders = leaderboard_page(top_rows, game=pool.game, board=board, offset=0)
         mark(leaders, board)
         out.append({"game": pool.game, "pool": pool, "listed": listed, "provisional": provisional,
                     "top": leaders})  # fmt: skip

@@ -74,42 +74,58 @@ def leaderboard(*, game: str, board: BoardFilter | None = None, provisional: boo
 
 
 def leaderboard_page(
-    ids: Iterable[int], *, game: str, board: BoardFilter | None = None, provisional: bool = False
+    ids: Iterable[int],
+    *,
+    game: str,
+    board: BoardFilter | None = None,
+    provisional: bool = False,
+    offset: int | None = None,
 ) -> list[PlayerRating]:
     """The rows of ``ids`` (a page of ``leaderboard(…).values_list("pk", flat=True)``) in that
-    order, with their players and ranks: two queries. The rows before the page are skipped in
-    the index, never read nor joined to their players (a deep page of a large board read its
-    whole top so)."""
+    order, with their players and ranks: two queries, one on the board's first page (``offset``,
+    the rows listed before the page when the caller knows it, 0; see ``leaderboard_ranks``).
+    The rows before the page are skipped in the index, never read nor joined to their players
+    (a deep page of a large board read its whole top so)."""
     ids = list(ids)
     found = PlayerRating.objects.select_related("player").in_bulk(ids)
     rows = [found[pk] for pk in ids if pk in found]  # a row gone since (a merged player) is left out
-    return leaderboard_ranks(rows, game=game, board=board, provisional=provisional)
+    return leaderboard_ranks(rows, game=game, board=board, provisional=provisional, offset=offset)
 
 
 def leaderboard_ranks(
-    rows: Iterable[PlayerRating], *, game: str, board: BoardFilter | None = None, provisional: bool = False
+    rows: Iterable[PlayerRating],
+    *,
+    game: str,
+    board: BoardFilter | None = None,
+    provisional: bool = False,
+    offset: int | None = None,
 ) -> list[PlayerRating]:
     """``rows`` (a run of ``leaderboard``'s rows in its order: a page) with each one's ``rank``
     on that list: one more than the players listed with a higher displayed rating, so that
     equal ratings share a rank, on a page as across pages. One query, whatever the page's size
     or place: the rows listed before the first one, and those of them rated higher, counted
-    from the boards' index (a rank over the whole board would rate and sort all of it)."""
+    from the boards' index (a rank over the whole board would rate and sort all of it); none
+    for the board's top (``offset`` 0: no row listed before these, as the overview and every
+    first page know), which starts at 1."""
     rows = list(rows)
     if not rows:
         return rows
     board = board or BoardFilter.default()
     first = rows[0]
-    tied_before = Q(rating=first.rating) & (
-        Q(sigma__lt=first.sigma) | Q(sigma=first.sigma, player_id__lt=first.player_id)
-    )
-    counts = (
-        _board_rows(game, board, provisional=provisional)
-        .filter(rating__gte=first.rating)
-        .aggregate(  # counted on a column of the index (not the id): no row read beside it
-            higher=Count("rating", filter=Q(rating__gt=first.rating)),
-            before=Count("rating", filter=Q(rating__gt=first.rating) | tied_before),
+    if offset == 0:
+        counts = {"higher": 0, "before": 0}
+    else:
+        tied_before = Q(rating=first.rating) & (
+            Q(sigma__lt=first.sigma) | Q(sigma=first.sigma, player_id__lt=first.player_id)
         )
-    )
+        counts = (
+            _board_rows(game, board, provisional=provisional)
+            .filter(rating__gte=first.rating)
+            .aggregate(  # counted on a column of the index (not the id): no row read beside it
+                higher=Count("rating", filter=Q(rating__gt=first.rating)),
+                before=Count("rating", filter=Q(rating__gt=first.rating) | tied_before),
+            )
+        )
     previous = None
     for position, row in enumerate(rows, start=counts["before"] + 1):
         if previous is None:

@@ -58,7 +58,7 @@ def leaderboard(request, game: str):
         )
         page = Paginator(ids, PLAYERS_PER_PAGE).get_page(request.GET.get(parameter))
         page.object_list = selectors.leaderboard_page(
-            page.object_list, game=game, board=board, provisional=provisional
+            page.object_list, game=game, board=board, provisional=provisional, offset=page.start_index() - 1
         )
         page_selectors.mark(page.object_list, board)
         pages[parameter] = page

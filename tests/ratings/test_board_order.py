@@ -48,7 +48,9 @@ def paged(game: str, board: BoardFilter, *, provisional: bool, size: int) -> lis
     ids = leaderboard(game=game, board=board, provisional=provisional).values_list("pk", flat=True)
     out = []
     for start in range(0, ids.count(), size):
-        page = leaderboard_page(ids[start : start + size], game=game, board=board, provisional=provisional)
+        page = leaderboard_page(
+            ids[start : start + size], game=game, board=board, provisional=provisional, offset=start
+        )
         out.extend((row.player_id, row.rank) for row in page)
     return out
 
@@ -157,3 +159,18 @@ def test_a_page_takes_two_queries_whatever_its_size_or_place(crowded_pool, djang
             assert [row.player.name for row in rows]
         with django_assert_num_queries(1):
             leaderboard_ranks(rows, game="tally", board=board)
+        # A page at the board's top (its offset 0, as the paginator knows it): no count at all.
+        with django_assert_num_queries(1 if start == 0 else 2):
+            leaderboard_page(page, game="tally", board=board, offset=start)
+
+
+def test_the_boards_top_ranks_as_counted_from_the_index(crowded_pool):
+    board = BoardFilter(1)
+    expected = old_board("tally", board, provisional=False)
+    assert expected[0][1] == expected[1][1]  # a tie at the top
+    for size in (1, 2, 5):
+        top = list(leaderboard(game="tally", board=board)[:size])
+        ranked = [
+            (row.player_id, row.rank) for row in leaderboard_ranks(top, game="tally", board=board, offset=0)
+        ]
+        assert ranked == expected[:size]
