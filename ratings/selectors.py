@@ -87,7 +87,8 @@ def leaderboard_page(
     The rows before the page are skipped in the index, never read nor joined to their players
     (a deep page of a large board read its whole top so)."""
     ids = list(ids)
-    found = PlayerRating.objects.select_related("player").in_bulk(ids)
+    # Unordered: put in the page's order below (the model's order would join and sort by name).
+    found = PlayerRating.objects.select_related("player").order_by().in_bulk(ids)
     rows = [found[pk] for pk in ids if pk in found]  # a row gone since (a merged player) is left out
     return leaderboard_ranks(rows, game=game, board=board, provisional=provisional, offset=offset)
 
