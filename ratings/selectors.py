@@ -82,8 +82,8 @@ def leaderboard_page(
     offset: int | None = None,
 ) -> list[PlayerRating]:
     """The rows of ``ids`` (a page of ``leaderboard(…).values_list("pk", flat=True)``) in that
-    order, with their players and ranks: two queries, one on the board's first page (``offset``,
-    the rows listed before the page when the caller knows it, 0; see ``leaderboard_ranks``).
+    order, with their players and ranks: two queries, one on the board's first page (``offset``:
+    the rows listed before the page when the caller knows it; see ``leaderboard_ranks``).
     The rows before the page are skipped in the index, never read nor joined to their players
     (a deep page of a large board read its whole top so)."""
     ids = list(ids)
@@ -105,16 +105,19 @@ def leaderboard_ranks(
     on that list: one more than the players listed with a higher displayed rating, so that
     equal ratings share a rank, on a page as across pages. One query, whatever the page's size
     or place: the rows listed before the first one, and those of them rated higher, counted
-    from the boards' index (a rank over the whole board would rate and sort all of it); none
-    for the board's top (``offset`` 0: no row listed before these, as the overview and every
-    first page know), which starts at 1."""
+    from the boards' index (a rank over the whole board would rate and sort all of it). With
+    ``offset``, the rows listed before these as their paginator knows it, only those rated
+    higher are counted, and at the board's top (``offset`` 0) nothing is."""
     rows = list(rows)
     if not rows:
         return rows
     board = board or BoardFilter.default()
     first = rows[0]
-    if offset == 0:
+    if offset == 0:  # nobody listed before the first row, nor rated higher
         counts = {"higher": 0, "before": 0}
+    elif offset is not None:
+        higher = _board_rows(game, board, provisional=provisional).filter(rating__gt=first.rating).count()
+        counts = {"higher": higher, "before": offset}
     else:
         tied_before = Q(rating=first.rating) & (
             Q(sigma__lt=first.sigma) | Q(sigma=first.sigma, player_id__lt=first.player_id)
