@@ -5,19 +5,15 @@ a number of queries that does not grow with what it lists.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
-from django.conf import settings
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
-from django.utils import dateformat, numberformat, timezone
-from django.utils.formats import date_format, get_format, number_format
-from django.utils.safestring import SafeString
+from django.utils import timezone
+from django.utils.formats import date_format, number_format
 from django.utils.timezone import localtime
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import gettext, ngettext
 
 from scorekeeper.matches import selectors as match_selectors
 from scorekeeper.matches.models import Player, Seat
@@ -34,8 +30,6 @@ PLAYERS_PER_PAGE = 50
 def leaderboards(request):
     """``/leaderboards/``: every rated game, its best players."""
     boards = page_selectors.leaderboards_overview(top=5)
-    for board in boards:
-        board["rows"] = board_cells(board["top"])
     rated = {board["game"] for board in boards}
     context = {
         "boards": boards,
@@ -62,62 +56,8 @@ def leaderboard(request, game: str):
         )
         page_selectors.mark(page.object_list, board)
         pages[parameter] = page
-    context = {
-        "game": game, "page": pages["page"], "newcomers": pages["newcomers"], "board": board,
-        "rows": board_cells(pages["page"].object_list),
-        "newcomer_rows": board_cells(pages["newcomers"].object_list),
-    }  # fmt: skip
+    context = {"game": game, "page": pages["page"], "newcomers": pages["newcomers"], "board": board}
     return render(request, "ratings/leaderboard.html", context)
-
-
-def number_formatter():
-    """``number_format`` of a whole number (what ``{{ number }}`` shows) with the language's
-    formats looked up once: its three ``get_format`` lookups cost more than the formatting."""
-    lang = get_language()
-    grouping = get_format("NUMBER_GROUPING", lang)
-    if not (settings.USE_THOUSAND_SEPARATOR and grouping != 0):
-        # numberformat.format's own shortcut for a whole number that is not grouped: its digits
-        # (safe, as that shortcut marks them).
-        return SafeString
-    return partial(
-        numberformat.format,
-        decimal_sep=get_format("DECIMAL_SEPARATOR", lang),
-        grouping=grouping,
-        thousand_sep=get_format("THOUSAND_SEPARATOR", lang),
-        use_l10n=True,
-    )
-
-
-def board_cells(rows) -> list[dict[str, Any]]:
-    """What ratings/_board.html shows of each board row (``page_selectors.mark``ed), formatted as
-    its template tags and filters would (``{{ number }}``, ``{% url %}``, ``|date``), with the
-    language's formats looked up once for the board instead of once per cell: at 50 rows a page
-    those lookups were most of the page's rendering (tests/pages/test_board_rendering.py holds
-    the page equal to the per-cell rendering)."""
-    number = number_formatter()
-    zone = timezone.get_current_timezone()
-    short_date = get_format("SHORT_DATE_FORMAT")
-    days: dict = {}  # a day's label formatted once (SHORT_DATE_FORMAT has no time in it)
-    out = []
-    for row in rows:
-        played = row.last_played_at.astimezone(zone)  # as the template shows it (localtime)
-        day = played.date()
-        if day not in days:
-            days[day] = dateformat.format(played, short_date)
-        out.append({
-            "provisional": row.provisional,
-            "rank": number(row.rank) if hasattr(row, "rank") else "",
-            "url": reverse("player-detail", args=[row.player_id]),
-            "name": row.player.name,
-            "rating": number(row.shown.rating),
-            "deviation": number(row.shown.deviation),
-            "matches": number(row.matches),
-            "needed": number(row.matches_needed),
-            "wins": number(row.wins),
-            "played_at": played.isoformat(),  # the date filter's "c"
-            "played_on": days[day],
-        })  # fmt: skip
-    return out
 
 
 def player_detail(request, pk: int):

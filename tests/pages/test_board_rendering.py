@@ -1,4 +1,4 @@
-"""The boards' rows as ratings/views.board_cells formats them once per board are byte for byte
+"""The boards' rows as {% board_rows %} (ratings/templatetags/boards.py) writes them are byte for byte
 the rows the per-cell template tags and filters gave (``{{ number }}``, ``{% url %}``, ``|date``),
 in every language, with and without thousand separators, in a viewer's time zone."""
 
@@ -17,7 +17,7 @@ from scorekeeper.accounts.middleware import TIME_ZONE_COOKIE
 
 pytestmark = pytest.mark.django_db
 
-#: ratings/_board.html's rows as they were rendered before board_cells: a tag or filter a cell.
+#: ratings/_board.html's rows as its loop rendered them before {% board_rows %}: a tag or filter a cell.
 PER_CELL_ROWS = """{% load i18n %}{% for row in rows %}
   <tr{% if row.provisional %} class="provisional"{% endif %}>
     {% if not newcomers %}<td class="num">{{ row.rank }}</td>{% endif %}
