@@ -19,7 +19,7 @@ from scorekeeper.rules import RULESETS
 from . import changes, display
 from .changes import Change
 from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool
-from .selectors import BoardFilter, leaderboard, leaderboard_page, predict
+from .selectors import BoardFilter, leaderboard, leaderboard_ranks, predict
 
 
 def shown(row) -> display.Displayed:
@@ -39,8 +39,8 @@ def mark(rows, board: BoardFilter | None = None) -> None:
 
 def leaderboards_overview(*, top: int = 5) -> list[dict[str, Any]]:
     """Every rated game with its ``top`` established players, how many are listed and how many
-    are provisional: one query for the pools, one for the counts, two per pool (its leaders' ids and
-    their rows, ranked from the top without a query: a handful of games, not of players)."""
+    are provisional: one query for the pools, one for the counts, one per pool (its leaders with their
+    players: a handful of games, not of players)."""
     board = BoardFilter.default()
     pools = list(RatingPool.objects.order_by("game"))
     rows = PlayerRating.objects.all()
@@ -59,8 +59,10 @@ def leaderboards_overview(*, top: int = 5) -> list[dict[str, Any]]:
     out = []
     for pool in pools:
         listed, provisional = counts.get(pool.pk, (0, 0))
-        top_rows = leaderboard(game=pool.game, board=board).values_list("pk", flat=True)[:top]
-        leaders = leaderboard_page(top_rows, game=pool.game, board=board, offset=0)
+        # The top read at once with its players: no row before it to skip (a page further down
+        # is read as ids from the index first: leaderboard_page), ranked from 1 without a count.
+        top_rows = leaderboard(game=pool.game, board=board).select_related("player")[:top]
+        leaders = leaderboard_ranks(top_rows, game=pool.game, board=board, offset=0)
         mark(leaders, board)
         out.append({"game": pool.game, "pool": pool, "listed": listed, "provisional": provisional,
                     "top": leaders})  # fmt: skip
