@@ -80,7 +80,8 @@ class LeaderboardEntrySerializer(DisplayedFieldsMixin):
         # A board row's answer built at once, in the declared fields' order and as they give it
         # (the fields stay what the schema is made of): DRF's field-by-field path (a look-up and
         # a conversion a field, the player's own serializer, the displayed rating worked out
-        # twice) was most of a board page's CPU. tests/api/test_boards.py holds the two equal.
+        # twice) was a third of a board page's Python calls. tests/api/test_boards.py holds the
+        # two equal.
         shown = display.displayed(row.mu, row.sigma)
         needed = self.context["board"].min_matches
         return {

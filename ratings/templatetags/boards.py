@@ -5,7 +5,7 @@ Written here in one pass, the rows as the template's loop wrote them byte for by
 filter a cell: ``{{ number }}``, ``{% url %}``, ``|date``, ``{% blocktranslate %}``; the test
 tests/pages/test_board_rendering.py renders both), with the language's formats looked up once
 for the board instead of once per cell: at 50 rows a page the loop was half of the board
-page's CPU, a tenth of it the formats' look-ups.
+page's Python calls.
 """
 
 from __future__ import annotations
