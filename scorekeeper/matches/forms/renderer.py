@@ -16,11 +16,9 @@ from typing import Any
 from django.forms.renderers import Jinja2
 from markupsafe import escape
 
-_INPUTS = frozenset(
-    f"django/forms/widgets/{name}.html"
-    for name in ("input", "text", "number", "hidden", "checkbox", "email", "url", "password", "search",
-                 "tel", "color", "date", "datetime", "time")  # fmt: skip
-)
+#: The widget templates that only include input.html.
+_INPUT_NAMES = "input text number hidden checkbox email url password search tel color date datetime time"
+_INPUTS = frozenset(f"django/forms/widgets/{name}.html" for name in _INPUT_NAMES.split())
 _OPTIONS = frozenset(("django/forms/widgets/radio_option.html", "django/forms/widgets/checkbox_option.html"))
 _TEXTAREA = "django/forms/widgets/textarea.html"
 
@@ -38,7 +36,8 @@ def _input(widget: dict[str, Any]) -> str:
     # input.html
     value = widget["value"]
     shown = "" if value is None else f' value="{escape(value)}"'
-    return f'<input type="{escape(widget["type"])}" name="{escape(widget["name"])}"{shown}{_attrs(widget["attrs"])}>'
+    kind, name = escape(widget["type"]), escape(widget["name"])
+    return f'<input type="{kind}" name="{name}"{shown}{_attrs(widget["attrs"])}>'
 
 
 def _option(widget: dict[str, Any]) -> str:
@@ -53,7 +52,8 @@ def _option(widget: dict[str, Any]) -> str:
 def _textarea(widget: dict[str, Any]) -> str:
     # textarea.html
     value = widget["value"]
-    return f'<textarea name="{escape(widget["name"])}"{_attrs(widget["attrs"])}>\n{escape(value) if value else ""}</textarea>'
+    text = escape(value) if value else ""
+    return f'<textarea name="{escape(widget["name"])}"{_attrs(widget["attrs"])}>\n{text}</textarea>'
 
 
 class WidgetsRenderer(Jinja2):
