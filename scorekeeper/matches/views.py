@@ -25,7 +25,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
+from django.utils.translation import get_language, gettext_noop, ngettext
 from django.views.decorators.http import require_POST
 
 from scorekeeper.rules import RULESETS, UnknownGame, find_ruleset
@@ -322,10 +322,19 @@ def _hand_page(request, match: Match, *, number: int | None):
 
 
 def _trick_counts() -> list[str]:
-    """ "0 tricks", "1 trick" … for the page's trick counter (JavaScript has no plural rules)."""
-    return [
-        ngettext("%(count)s trick", "%(count)s tricks", n) % {"count": n} for n in range(_MOST_TRICKS + 1)
-    ]
+    """ "0 tricks", "1 trick" … for the page's trick counter (JavaScript has no plural rules).
+    Made once a language (41 plural lookups a hand form otherwise): the catalogs are read at
+    start-up and do not change while the site runs."""
+    language = get_language()
+    counts = _TRICK_COUNTS.get(language)
+    if counts is None:
+        counts = _TRICK_COUNTS[language] = [
+            ngettext("%(count)s trick", "%(count)s tricks", n) % {"count": n} for n in range(_MOST_TRICKS + 1)
+        ]
+    return counts
+
+
+_TRICK_COUNTS: dict[str | None, list[str]] = {}
 
 
 #: More than the tricks of any deal the pages score (twelve in two-hand piquet).
