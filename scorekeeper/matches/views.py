@@ -142,6 +142,7 @@ def hand_detail(request, pk: int, number: int):
         # Versions go 1, 2, … with each correction and the current one is the newest (the
         # model's constraints): its number is the count, with no query.
         "versions": hand.version,
+        "match_title": match.display_title,  # said twice, and each time its names and day made again
         "can_write": is_scorer(request.user, match) and match.status != Match.Status.VOID,
     }
     return render(request, "matches/hand_detail.html", context)
@@ -311,6 +312,9 @@ def _hand_page(request, match: Match, *, number: int | None):
     outcome = context.get("outcome")
     context.update(
         form=form,
+        # Made once here: the template asks for them more than once (a method each time).
+        sections=form.sections(),
+        match_title=match.display_title,
         blocked=blocked,
         next_number=match.hand_count + 1,  # the services keep the count of current hands on the row
         show_accept=bool(outcome and outcome["mismatches"]) or bool(form["accept_declared"].value()),
