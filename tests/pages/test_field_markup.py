@@ -1,4 +1,4 @@
-"""The hand forms' fields drawn in one pass give the markup of the templates they stand for.
+"""The hand forms' fields and pickers drawn in one pass: the markup of the templates they replace.
 
 ``{% field_group field %}`` (templatetags/fields.py) stands for ``{% include
 "matches/_field.html" %}``, and the pages' forms' renderer (forms/renderer.py) for Django's
@@ -10,11 +10,12 @@ must be the same to the byte.
 
 import pytest
 from django.forms.renderers import Jinja2
+from django.template import Context, Template
 from django.template.loader import get_template
 from django.utils import translation
 
-from scorekeeper.matches.forms import HAND_FORMS, MatchCreateForm, ScorerAddForm, hand_form_class
-from scorekeeper.matches.templatetags.fields import field_group
+from scorekeeper.matches.forms import HAND_FORMS, MatchCreateForm, PiquetForm, ScorerAddForm, hand_form_class
+from scorekeeper.matches.templatetags.fields import field_group, picker_counts, picker_ranks
 from scorekeeper.rules import find_ruleset
 from tests.rules.conformance import load_cases
 
@@ -87,3 +88,26 @@ def test_the_other_forms_fields_are_drawn_as_the_template_draws_them(language, d
         drawn += both_ways(ScorerAddForm, {}, stock=None, data={"username": '"<x>'})
     for fast, stock in drawn:
         assert fast == stock
+
+
+#: The loops of hand_form.html that ``picker_counts`` and ``picker_ranks`` replace.
+PICKER_LOOPS = (
+    '{% for count in picker.counts %}<button type="button" data-count="{{ count }}">{{ count }}</button>'
+    "{% endfor %}|{% for rank in picker.ranks %}"
+    '<button type="button" data-rank="{{ rank.letter }}">{{ rank.letter }}<span class="visually-hidden"> '
+    "{{ rank.name }}</span></button>{% endfor %}"
+)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("game", sorted(PiquetForm.games))
+def test_the_pickers_buttons_are_drawn_as_the_template_loops_drew_them(game, language):
+    form = PiquetForm(game=game, seats=seat_names(2), options={})
+    with translation.override(language):
+        pickers = [section["picker"] for section in form.sections() if "picker" in section]
+        awkward = {"target": "x", "counts": ['"1"', "<2>"], "ranks": [{"letter": "&", "name": "'a\""}]}
+        assert pickers
+        for picker in [*pickers, awkward]:
+            stock = Template("{% load fields %}" + PICKER_LOOPS).render(Context({"picker": picker}))
+            fast = f"{picker_counts(picker['counts'])}|{picker_ranks(picker['ranks'])}"
+            assert fast == stock

@@ -63,3 +63,28 @@ def field_group(field: BoundField) -> SafeString:
         out.append(f'<div class="live" id="live-{name}" data-live-for="{name}"></div>')
     out.append("\n</div>\n")
     return mark_safe("".join(out))
+
+
+# The piquet form's declaration pickers (hand_form.html): eleven to thirteen buttons a picker,
+# two pickers a form, their letters and names in the page's language (forms/piquet.py, picker).
+# The markup of the template loops they replace (tests/pages/test_field_markup.py has them).
+@register.simple_tag
+def picker_counts(counts) -> SafeString:
+    """A button a count: ``<button type="button" data-count="3">3</button>``."""
+    buttons = (
+        f'<button type="button" data-count="{c}">{c}</button>' for c in map(conditional_escape, counts)
+    )
+    return mark_safe("".join(buttons))
+
+
+@register.simple_tag
+def picker_ranks(ranks) -> SafeString:
+    """A button a rank, its letter seen and its name said."""
+    esc = conditional_escape
+    return mark_safe(
+        "".join(
+            f'<button type="button" data-rank="{esc(rank["letter"])}">{esc(rank["letter"])}'
+            f'<span class="visually-hidden"> {esc(rank["name"])}</span></button>'
+            for rank in ranks
+        )
+    )
