@@ -482,9 +482,15 @@ def _posted_hand_form(request, match: Match, number: int | None) -> tuple[list[s
     return names, form
 
 
-def _outcome(evaluation: dict[str, Any], names: list[str], game: str) -> dict[str, Any]:
+def _outcome(
+    evaluation: dict[str, Any], names: list[str], game: str, *, breakdown: bool = True
+) -> dict[str, Any]:
     """An engine result (spec 1.5) for the page: per-seat breakdown, named mismatches; the
-    engine's messages and the breakdown's items in the reader's language."""
+    engine's messages and the breakdown's items in the reader's language. ``breakdown`` False
+    leaves out the seats and their breakdown (the live check, which shows neither: putting a
+    breakdown's items in words was a twentieth of its work)."""
+    if not breakdown and evaluation:
+        evaluation = {key: value for key, value in evaluation.items() if key != "breakdown"}
     evaluation = i18n.evaluation(evaluation)
 
     def who(seat: Any) -> str:
@@ -495,7 +501,7 @@ def _outcome(evaluation: dict[str, Any], names: list[str], game: str) -> dict[st
 
     scores = evaluation.get("scores")
     seats = []
-    for i, name in enumerate(names):
+    for i, name in enumerate(names if breakdown else []):
         lines = [
             {**line, "label": breakdown_item(game, str(line.get("item", "")))}
             for line in evaluation.get("breakdown") or []
