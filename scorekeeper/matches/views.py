@@ -54,6 +54,7 @@ def match_detail(request, pk: int):
     match = get_object_or_404(selectors.match_list(), pk=pk)
     context = {
         "match": match,
+        "match_title": match.display_title,  # said twice, and each time its names and day made again
         **sheet_context(match),
         "can_write": is_scorer(request.user, match),
         "scorers": match.scorers.order_by("username"),
