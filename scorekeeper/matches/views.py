@@ -116,12 +116,10 @@ def _at(values, i: int):
 
 
 def hand_detail(request, pk: int, number: int):
-    match = get_object_or_404(selectors.match_with_seats(), pk=pk)
-    hand = (
-        selectors.match_current_hands(match=match).filter(number=number).select_related("recorded_by").first()
-    )
+    hand = selectors.match_hand(pk=pk, number=number)
     if hand is None:
-        raise Http404(f"the match has no hand {number}")
+        raise Http404(f"there is no match {pk} or it has no hand {number}")
+    match = hand.match
     names = _seat_names(match)
     after = selectors.running_values(hand.state_after)
     score_rows = [
