@@ -30,8 +30,11 @@ def match_list(
     created_to: date | None = None,
 ) -> QuerySet[Match]:
     """Matches newest first; ``created_from`` / ``created_to`` are inclusive days (UTC)."""
+    # The scorers in the order the score sheet lists them (by user name), so that the sheet
+    # takes them from here rather than reading them again.
+    scorers = get_user_model().objects.order_by("username")
     matches = Match.objects.select_related("created_by").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")), "scorers"
+        _seats_in_order(), Prefetch("scorers", queryset=scorers)
     )
     if game:
         matches = matches.filter(game=game)

@@ -57,7 +57,7 @@ def match_detail(request, pk: int):
         "match_title": match.display_title,  # said twice, and each time its names and day made again
         **sheet_context(match),
         "can_write": is_scorer(request.user, match),
-        "scorers": match.scorers.order_by("username"),
+        "scorers": match.scorers.all(),  # read with the match, by user name (selectors.match_list)
         "scorer_form": ScorerAddForm(),
         "preset_label": PRESET_LABELS.get(match.preset, match.preset),
         "preset_name": PRESET_NAMES.get(match.preset, match.preset),
