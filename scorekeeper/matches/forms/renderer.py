@@ -1,4 +1,4 @@
-"""The renderer of the pages' forms (the hand forms, the new-match form).
+"""The renderer of the pages' forms (the hand forms, the new-match form, the scorer form).
 
 Django's Jinja2 renderer with its widget templates, but the few templates a hand form's
 widgets use (an input, an option of a radio or checkbox group, a textarea) written here in

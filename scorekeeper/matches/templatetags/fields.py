@@ -1,7 +1,7 @@
 """A form field on the pages: ``{% load fields %}{% field_group field %}``.
 
 The same markup as ``{% include "matches/_field.html" %}`` (that template is the reference,
-and the pages' other forms still include it; tests/pages/test_field_markup.py holds the two
+and the other pages' forms still include it; tests/pages/test_field_markup.py holds the two
 equal for every field of every game's hand form, with and without errors), built here in
 one pass. A hand form has 15–30 fields, and the include's template engine work (a context
 per field, some thirty variable lookups each, their escaping) was a third of the hand form's
@@ -24,6 +24,8 @@ GROUPS = ("radioselect", "checkboxselectmultiple")
 
 @register.simple_tag
 def field_group(field: BoundField) -> SafeString:
+    """``_field.html`` for ``field``, its line breaks and all (the template's text between its
+    tags comes out as it is written)."""
     esc = conditional_escape
     kind = field.widget_type
     if kind == "hidden":
