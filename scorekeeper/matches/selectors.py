@@ -7,7 +7,7 @@ from datetime import date
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import F, Prefetch, QuerySet
+from django.db.models import F, Prefetch, QuerySet, prefetch_related_objects
 
 from . import i18n
 from .models import AuditEntry, Hand, HandConfirmation, Match, Player, Seat
@@ -30,8 +30,11 @@ def match_list(
     created_to: date | None = None,
 ) -> QuerySet[Match]:
     """Matches newest first; ``created_from`` / ``created_to`` are inclusive days (UTC)."""
+    # The scorers in the order the score sheet lists them (by user name), so that the sheet
+    # takes them from here rather than reading them again.
+    scorers = get_user_model().objects.order_by("username")
     matches = Match.objects.select_related("created_by").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")), "scorers"
+        _seats_in_order(), Prefetch("scorers", queryset=scorers)
     )
     if game:
         matches = matches.filter(game=game)
@@ -46,12 +49,30 @@ def match_list(
     return matches
 
 
+def _seats_in_order() -> Prefetch:
+    return Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+
+
 def match_with_seats() -> QuerySet[Match]:
     """Matches with their seats in order and the seats' players, read in one more query: for a
     page that names the players (the title, the seats) more than once."""
-    return Match.objects.prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+    return Match.objects.prefetch_related(_seats_in_order())
+
+
+def match_hand(*, pk: int, number: int) -> Hand | None:
+    """The current version of hand ``number`` of match ``pk`` (None: no such match or hand), with
+    its match and its recorder read in the same statement, and the match's seats as
+    ``match_with_seats`` reads them: the recorded hand's page, a statement fewer than reading the
+    match and then its hand."""
+    hand = (
+        Hand.objects.exclude(status=Hand.Status.SUPERSEDED)
+        .filter(match_id=pk, number=number)
+        .select_related("match", "recorded_by")
+        .first()
     )
+    if hand is not None:
+        prefetch_related_objects([hand.match], _seats_in_order())
+    return hand
 
 
 def seats_of(match: Match) -> list[Seat]:

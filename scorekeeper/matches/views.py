@@ -24,8 +24,8 @@ from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language, gettext_noop, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
 from django.views.decorators.http import require_POST
 
 from scorekeeper.rules import RULESETS, UnknownGame, find_ruleset
@@ -54,9 +54,10 @@ def match_detail(request, pk: int):
     match = get_object_or_404(selectors.match_list(), pk=pk)
     context = {
         "match": match,
+        "match_title": match.display_title,  # said twice, and each time its names and day made again
         **sheet_context(match),
         "can_write": is_scorer(request.user, match),
-        "scorers": match.scorers.order_by("username"),
+        "scorers": match.scorers.all(),  # read with the match, by user name (selectors.match_list)
         "scorer_form": ScorerAddForm(),
         "preset_label": PRESET_LABELS.get(match.preset, match.preset),
         "preset_name": PRESET_NAMES.get(match.preset, match.preset),
@@ -115,12 +116,10 @@ def _at(values, i: int):
 
 
 def hand_detail(request, pk: int, number: int):
-    match = get_object_or_404(selectors.match_with_seats(), pk=pk)
-    hand = (
-        selectors.match_current_hands(match=match).filter(number=number).select_related("recorded_by").first()
-    )
+    hand = selectors.match_hand(pk=pk, number=number)
     if hand is None:
-        raise Http404(f"the match has no hand {number}")
+        raise Http404(f"there is no match {pk} or it has no hand {number}")
+    match = hand.match
     names = _seat_names(match)
     after = selectors.running_values(hand.state_after)
     score_rows = [
@@ -142,6 +141,7 @@ def hand_detail(request, pk: int, number: int):
         # Versions go 1, 2, … with each correction and the current one is the newest (the
         # model's constraints): its number is the count, with no query.
         "versions": hand.version,
+        "match_title": match.display_title,  # said twice, and each time its names and day made again
         "can_write": is_scorer(request.user, match) and match.status != Match.Status.VOID,
     }
     return render(request, "matches/hand_detail.html", context)
@@ -311,6 +311,9 @@ def _hand_page(request, match: Match, *, number: int | None):
     outcome = context.get("outcome")
     context.update(
         form=form,
+        # Made once here: the template asks for them more than once (a method each time).
+        sections=form.sections(),
+        match_title=match.display_title,
         blocked=blocked,
         next_number=match.hand_count + 1,  # the services keep the count of current hands on the row
         show_accept=bool(outcome and outcome["mismatches"]) or bool(form["accept_declared"].value()),
@@ -322,10 +325,19 @@ def _hand_page(request, match: Match, *, number: int | None):
 
 
 def _trick_counts() -> list[str]:
-    """ "0 tricks", "1 trick" … for the page's trick counter (JavaScript has no plural rules)."""
-    return [
-        ngettext("%(count)s trick", "%(count)s tricks", n) % {"count": n} for n in range(_MOST_TRICKS + 1)
-    ]
+    """ "0 tricks", "1 trick" … for the page's trick counter (JavaScript has no plural rules).
+    Made once a language (41 plural lookups a hand form otherwise): the catalogs are read at
+    start-up and do not change while the site runs."""
+    language = get_language()
+    counts = _TRICK_COUNTS.get(language)
+    if counts is None:
+        counts = _TRICK_COUNTS[language] = [
+            ngettext("%(count)s trick", "%(count)s tricks", n) % {"count": n} for n in range(_MOST_TRICKS + 1)
+        ]
+    return counts
+
+
+_TRICK_COUNTS: dict[str | None, list[str]] = {}
 
 
 #: More than the tricks of any deal the pages score (twelve in two-hand piquet).
@@ -469,9 +481,15 @@ def _posted_hand_form(request, match: Match, number: int | None) -> tuple[list[s
     return names, form
 
 
-def _outcome(evaluation: dict[str, Any], names: list[str], game: str) -> dict[str, Any]:
+def _outcome(
+    evaluation: dict[str, Any], names: list[str], game: str, *, breakdown: bool = True
+) -> dict[str, Any]:
     """An engine result (spec 1.5) for the page: per-seat breakdown, named mismatches; the
-    engine's messages and the breakdown's items in the reader's language."""
+    engine's messages and the breakdown's items in the reader's language. ``breakdown`` False
+    leaves out the seats and their breakdown (the live check, which shows neither: putting a
+    breakdown's items in words was a twentieth of its work)."""
+    if not breakdown and evaluation:
+        evaluation = {key: value for key, value in evaluation.items() if key != "breakdown"}
     evaluation = i18n.evaluation(evaluation)
 
     def who(seat: Any) -> str:
@@ -482,7 +500,7 @@ def _outcome(evaluation: dict[str, Any], names: list[str], game: str) -> dict[st
 
     scores = evaluation.get("scores")
     seats = []
-    for i, name in enumerate(names):
+    for i, name in enumerate(names if breakdown else []):
         lines = [
             {**line, "label": breakdown_item(game, str(line.get("item", "")))}
             for line in evaluation.get("breakdown") or []

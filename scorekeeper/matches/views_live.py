@@ -68,7 +68,8 @@ def hand_check(request, pk: int, number: int | None = None):
     accept = bool(data.get("accept_declared"))
     run = services.hand_dry_run(match=match, record=form.record(), number=number, accept_declared=accept)
     evaluation = run["evaluation"]
-    outcome = _outcome(evaluation, names, match.game)  # the engine's messages in the request's language
+    # The engine's messages in the request's language (the seats' scores are the evaluation's own).
+    outcome = _outcome(evaluation, names, match.game, breakdown=False)
     problems = []
     fields: dict[str, list[dict[str, str]]] = {}
     for problem in outcome["errors"]:

@@ -467,3 +467,23 @@ def test_the_hand_pages_read_the_seats_and_their_players_once(scorer, tally, use
             assert scorer.get(url).status_code == 200
         reads = [q["sql"] for q in queries if '"matches_player"' in q["sql"] or '"matches_seat"' in q["sql"]]
         assert len(reads) == 1, reads
+
+
+def test_the_score_sheet_lists_its_scorers_by_user_name_as_read_with_the_match(
+    scorer, tally_match, django_user_model
+):
+    """The scorers come with the match (selectors.match_list), in the sheet's order: no second read."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    for name in ("zoe", "Bea", "cid"):
+        tally_match.scorers.add(django_user_model.objects.create_user(name))
+    expected = list(tally_match.scorers.order_by("username").values_list("username", flat=True))
+
+    with CaptureQueriesContext(connection) as queries:
+        response = scorer.get(reverse("match-detail", args=[tally_match.pk]))
+
+    assert [u.get_username() for u in response.context["scorers"]] == expected
+    assert ", ".join(expected) in response.content.decode()
+    reads = [q["sql"] for q in queries if '"matches_match_scorers"' in q["sql"]]
+    assert len(reads) == 1, reads

@@ -25,7 +25,6 @@ import re
 from typing import Any, ClassVar
 
 from django import forms
-from django.forms.renderers import Jinja2
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -33,6 +32,7 @@ from scorekeeper.rules import find_ruleset
 from scorekeeper.rules.fields import is_int
 
 from .ranks import read_card, show_card
+from .renderer import WidgetsRenderer
 
 #: Seat radio buttons and per-seat values use these names; "" means "not given".
 BLANK = ""
@@ -127,7 +127,7 @@ def split_cards(text: str) -> list[str]:
 
 
 #: The renderer of the pages' forms (``HandForm``, ``MatchCreateForm``).
-WIDGETS_RENDERER = Jinja2()
+WIDGETS_RENDERER = WidgetsRenderer()
 
 
 # -- the hand forms -----------------------------------------------------------------------
@@ -152,10 +152,10 @@ class HandForm(forms.Form):
     """
 
     bound_field_class = HandBoundField
-    #: Its widgets drawn by Jinja2 (Django's own widget templates, their Jinja2 copies): the same
-    #: markup at a fraction of Django's template engine's cost; a hand form has 26 widgets and
-    #: they were half of the hand form's CPU (docs/performance.md, "Club night"). Only the
-    #: pages' forms: the admin's widgets have Django templates only.
+    #: Its widgets drawn as Django's Jinja2 widget templates draw them (``renderer.py``: the
+    #: commonest written in one pass): the same markup at a fraction of Django's template
+    #: engine's cost; a hand form has 26 widgets and they were half of the hand form's CPU
+    #: (docs/performance.md, "Club night"). Only the pages' forms: the admin keeps Django's.
     default_renderer = WIDGETS_RENDERER
 
     games: ClassVar[tuple[str, ...]] = ()

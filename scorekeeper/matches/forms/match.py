@@ -210,6 +210,8 @@ class ReasonForm(forms.Form):
 
 
 class ScorerAddForm(forms.Form):
+    default_renderer = WIDGETS_RENDERER  # the score sheet draws it on every reading by a scorer
+
     username = forms.CharField(label=gettext_lazy("Add a scorer (their user name)"), max_length=150)
 
 
