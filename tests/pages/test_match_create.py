@@ -188,7 +188,7 @@ def test_a_seats_player_list_is_the_stock_select_with_its_value_chosen_and_names
     from scorekeeper.matches.forms.base import WIDGETS_RENDERER
     from scorekeeper.matches.forms.match import PlayerSelect
 
-    choices = [("", "— choose —"), ("1", 'Ada <&> "A"'), ("2", "Zoë"), ("10", "Cy")]
+    choices = [("", "— choose —"), ("1", 'Ada <&> "A"'), ("2", "Zoë"), ("10", "Cy"), ('x"&<', "Odd")]
     attrs = {"id": "id_seat_0", "aria-describedby": "id_seat_0_error", "aria-invalid": "true"}
 
     def attributes_sorted(html):

@@ -47,7 +47,10 @@ class PlayerChoices(BaseChoiceIterator):
         for i, (key, label) in enumerate(self.choices):
             # The standard library's escape is Django's (``django.utils.html.escape`` calls it),
             # without the lazy-string wrapper that ``format_html`` pays per argument.
-            options.append(f'<option value="{escape(str(key))}">{escape(str(label))}</option>')
+            # A player's value is his id: digits, which escaping leaves as they are.
+            value = str(key)
+            value = value if value.isdigit() else escape(value)
+            options.append(f'<option value="{value}">{escape(str(label))}</option>')
             where.setdefault(str(key), []).append(i)
         return options, where
 
