@@ -115,6 +115,26 @@ def test_a_player_not_rated_yet_has_no_ratings(anon, players):
     assert_error(anon.get(f"/api/v1/players/{players[0].pk}/ratings/chess/history"), 404, "game_unknown")
 
 
+def test_a_history_answers_an_unknown_player_first_and_reads_a_known_one_only_when_it_must(
+    anon, players, rated, django_assert_num_queries
+):
+    """The player is read only for a refusal or an empty page: the answers are those of a view
+    that read him first."""
+    url = "/api/v1/players/{}/ratings/{}/history{}"
+    unknown = assert_error(anon.get(url.format(999999, "tally", "")), 404, "not_found")
+    for game, query in [("chess", ""), ("tally", "?page=9"), ("tally", "?page_size=x"), ("chess", "?page=x")]:
+        assert anon.get(url.format(999999, game, query)).json() == unknown
+    ada, cid = players[0].pk, players[2].pk
+    assert_error(anon.get(url.format(ada, "chess", "")), 404, "game_unknown")
+    assert anon.get(url.format(ada, "tally", "?page=9")).json()["message"] != unknown["message"]
+    assert_error(anon.get(url.format(ada, "tally", "?page_size=x")), 400, field="page_size")
+    assert anon.get(url.format(ada, "piquet", "")).json() == {
+        "count": 0, "next": None, "previous": None, "results": []
+    }  # fmt: skip
+    with django_assert_num_queries(3):  # the count, the page, the rows of its matches
+        assert anon.get(url.format(cid, "tally", "?page_size=1")).json()["count"] == 1
+
+
 def test_the_cul_entry_carries_the_overall_cul_rating(anon, players, user):
     from ratings.cul import figures_from_state, overall_cul_rating_pct
     from ratings.models import PlayerRating, RatingPool

@@ -188,7 +188,7 @@ def test_a_seats_player_list_is_the_stock_select_with_its_value_chosen_and_names
     from scorekeeper.matches.forms.base import WIDGETS_RENDERER
     from scorekeeper.matches.forms.match import PlayerSelect
 
-    choices = [("", "— choose —"), ("1", 'Ada <&> "A"'), ("2", "Zoë"), ("10", "Cy")]
+    choices = [("", "— choose —"), ("1", 'Ada <&> "A"'), ("2", "Zoë"), ("10", "Cy"), ('x"&<', "Odd")]
     attrs = {"id": "id_seat_0", "aria-describedby": "id_seat_0_error", "aria-invalid": "true"}
 
     def attributes_sorted(html):
@@ -205,6 +205,20 @@ def test_a_seats_player_list_is_the_stock_select_with_its_value_chosen_and_names
     chosen = PlayerSelect(choices=choices).render("seat_0", "10", {})
     assert '<option value="10" selected>Cy</option>' in chosen and chosen.count("selected") == 1
     assert "Ada &lt;&amp;&gt; &quot;A&quot;" in chosen
+
+
+def test_the_seats_shared_player_list_draws_each_seat_as_its_own_list_would():
+    """The seats share one PlayerChoices (normalized and escaped once): a value chosen in one
+    seat marks that seat's list only, and each is the markup a plain list of choices gives."""
+    from scorekeeper.matches.forms.match import PlayerChoices, PlayerSelect
+
+    pairs = [("", "— choose —"), ("1", 'Ada <&> "A"'), ("2", "Zoë"), ("10", "Cy")]
+    shared = PlayerChoices(pairs)
+    for value in ("10", None, "", "2", "10", "3"):
+        ours = PlayerSelect(choices=shared).render("seat_1", value, {"id": "id_seat_1"})
+        assert ours == PlayerSelect(choices=list(pairs)).render("seat_1", value, {"id": "id_seat_1"})
+    assert PlayerSelect(choices=shared).render("seat_0", "10", {}).count(" selected") == 1
+    assert list(shared) == pairs
 
 
 def test_the_new_match_page_lists_every_player_in_each_seat(signed_in, make_players):
