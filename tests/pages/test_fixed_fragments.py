@@ -21,7 +21,9 @@ ENGINE = engines["django"]
 LANGUAGES = [code for code, _ in settings.LANGUAGES]
 TEMPLATE_DIR = settings.BASE_DIR / "templates"
 FIXED = sorted(
-    str(path.relative_to(TEMPLATE_DIR)) for path in TEMPLATE_DIR.rglob("*.html") if "{% fixed %}" in path.read_text()
+    str(path.relative_to(TEMPLATE_DIR))
+    for path in TEMPLATE_DIR.rglob("*.html")
+    if "{% fixed %}" in path.read_text()
 )
 
 
@@ -121,8 +123,9 @@ def test_it_refuses_what_may_depend_on_the_request(inside):
 def test_it_takes_words_addresses_and_the_language_switch():
     template = ENGINE.from_string(
         "{% load i18n static fixed %}{% fixed %}{% translate 'Matches' %} {% blocktranslate trimmed %}"
-        " Sign in {% endblocktranslate %} {% url 'home' %} {% static 'a.css' %} {% get_current_language as here %}"
-        "{% get_site_languages as all %}{% for code, name in all %}{% if code == here %}[{{ name|upper }}]"
+        " Sign in {% endblocktranslate %} {% url 'home' %} {% static 'a.css' %} "
+        "{% get_current_language as here %}{% get_site_languages as all %}"
+        "{% for code, name in all %}{% if code == here %}[{{ name|upper }}]"
         "{% else %}{{ code }}{% endif %}{% endfor %}{% endfixed %}"
     )
     with translation.override("de"):

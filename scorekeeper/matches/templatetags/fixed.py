@@ -117,7 +117,8 @@ def _check(nodelist: NodeList, bound: frozenset[str]) -> frozenset[str]:
         elif isinstance(node, StaticNode):
             ok = node.varname is None and _literal(node.path, frozenset())
         elif isinstance(node, URLNode):
-            ok = node.asvar is None and _literal(node.view_name, frozenset()) and ":" not in str(node.view_name.var)
+            ok = node.asvar is None and _literal(node.view_name, frozenset())
+            ok = ok and ":" not in str(node.view_name.var)
             ok = ok and all(_literal(arg, frozenset()) for arg in [*node.args, *node.kwargs.values()])
         elif isinstance(node, VariableNode):
             ok = _literal(node.filter_expression, bound)
