@@ -1,7 +1,8 @@
 """``{% fixed %}`` (scorekeeper/matches/templatetags/fixed.py): a fragment drawn once a language
-and then given back as it was. Every template that uses it draws, in every language, signed in
-and not, the same bytes as the same template without the blocks, the first time and from the
-memo; and the tag refuses, when the template is read, anything that may depend on the request."""
+and then given back as it was. The pages' frame, and every page whose templates use it, draw in
+every language, signed in and not, the same bytes as the same templates without the blocks, the
+first time and from the memo; and the tag refuses, when the template is read, anything that may
+depend on the request."""
 
 from __future__ import annotations
 
@@ -13,7 +14,11 @@ from django.contrib.auth.models import AnonymousUser
 from django.template import TemplateSyntaxError, engines
 from django.template.loader import get_template
 from django.test import RequestFactory
+from django.urls import reverse
 from django.utils import translation
+
+from scorekeeper.matches.services import hand_record
+from tests.fakes import hand
 
 pytestmark = pytest.mark.django_db
 
@@ -27,8 +32,11 @@ FIXED = sorted(
 )
 
 
+FRAME = ["base.html", "matches/_offline_banner.html"]
+
+
 def test_the_pages_frame_and_banner_use_it():
-    assert {"base.html", "matches/_offline_banner.html"} <= set(FIXED)
+    assert set(FRAME) <= set(FIXED)
 
 
 def unfixed(name: str):
@@ -45,7 +53,7 @@ def draw(template, language: str, reader, path: str = "/matches/?page=2&q=<&>") 
 
 @pytest.mark.parametrize("signed_in", [True, False], ids=["signed in", "anonymous"])
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("name", FIXED)
+@pytest.mark.parametrize("name", FRAME)
 def test_a_template_draws_the_same_bytes_with_and_without_its_fixed_blocks(name, language, signed_in, user):
     reader = user if signed_in else AnonymousUser()
     expected = draw(unfixed(name), language, reader)
@@ -53,6 +61,68 @@ def test_a_template_draws_the_same_bytes_with_and_without_its_fixed_blocks(name,
 
     assert draw(template, language, reader) == expected
     assert draw(template, language, reader) == expected  # the memo's
+
+
+def without_blocks(settings):
+    """The site's templates as before, those with ``{% fixed %}`` read without its blocks."""
+    sources = {name: re.sub(r"{% (end)?fixed %}", "", (TEMPLATE_DIR / name).read_text()) for name in FIXED}
+    (engine,) = settings.TEMPLATES
+    settings.TEMPLATES = [
+        {
+            **engine,
+            "APP_DIRS": False,
+            "OPTIONS": {
+                **engine["OPTIONS"],
+                "loaders": [
+                    ("django.template.loaders.locmem.Loader", sources),
+                    "django.template.loaders.filesystem.Loader",
+                    "django.template.loaders.app_directories.Loader",
+                ],
+            },
+        }
+    ]
+
+
+def pages(client, language: str, urls: list[str]) -> tuple[list[str], set[str]]:
+    """Each page's bytes (its CSRF token, new each request, left out) and the templates drawn."""
+    texts, drawn = [], set()
+    for url in urls:
+        response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 200, url
+        texts.append(re.sub(rb'(csrfmiddlewaretoken" value=")[^"]+', rb"\1", response.content).decode())
+        drawn |= {template.name for template in response.templates}
+    return texts, drawn
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pages_draw_the_same_bytes_with_and_without_the_blocks(
+    language, client, settings, tally_match, user, other_user
+):
+    hand_record(match=tally_match, record=hand([6, 1]), by=user)
+    max_ = tally_match.seats.get(position=1).player
+    max_.user = other_user
+    max_.save()
+    urls = [reverse("home"), reverse("leaderboards"), reverse("hand-detail", args=[tally_match.pk, 1])]
+    readers = {"scorer": user, "a player of the other side": other_user, "anonymous": None}
+    drawn_with = {}
+    for who, reader in readers.items():
+        client.logout()
+        if reader is not None:
+            client.force_login(reader)
+        first, drawn = pages(client, language, urls)
+        assert pages(client, language, urls)[0] == first, who  # the memo's
+        drawn_with[who] = (first, drawn)
+    without_blocks(settings)
+    for who, reader in readers.items():
+        client.logout()
+        if reader is not None:
+            client.force_login(reader)
+        assert pages(client, language, urls)[0] == drawn_with[who][0], who
+
+    scorer_page = drawn_with["scorer"][0][2]
+    assert 'class="confirm-table"' in scorer_page and 'class="confirm-own"' not in scorer_page
+    assert 'class="confirm-own"' in drawn_with["a player of the other side"][0][2]
+    assert set(FIXED) <= drawn_with["scorer"][1]
 
 
 def test_the_frame_carries_each_readers_own_parts(user, other_user):
