@@ -233,6 +233,7 @@ class Meter:
         self.sql: str | None = None
         self.sql_shown: set[str] = set()
         self.profiler = cProfile.Profile(time.process_time) if profile is not None else None
+        self.profiled_calls = 0  # the profile's calls so far: a profiled request's are the difference
 
     def measure(self, kind: str):
         meter = self
@@ -248,7 +249,9 @@ class Meter:
                     meter.sql_shown.add(kind)
                 self.wrapper = connection.execute_wrapper(self.queries)
                 self.wrapper.__enter__()
-                self.counter = cProfile.Profile() if meter.counting and meter.count_calls else None
+                # One profiler at a time: a profiled request's calls are counted by the profile.
+                counting_calls = meter.counting and meter.count_calls and not self.profiling
+                self.counter = cProfile.Profile() if counting_calls else None
                 if self.profiling:
                     meter.profiler.enable()
                 elif self.counter is not None:
@@ -259,6 +262,10 @@ class Meter:
                 used = time.process_time() - self.started
                 if self.profiling:
                     meter.profiler.disable()
+                    if meter.count_calls:
+                        total = pstats.Stats(meter.profiler).total_calls
+                        meter.calls[kind].append(total - meter.profiled_calls)
+                        meter.profiled_calls = total
                 elif self.counter is not None:
                     self.counter.disable()
                 self.wrapper.__exit__(*exc)
