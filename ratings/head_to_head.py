@@ -10,7 +10,9 @@ by who finished ahead of whom.
 The reads are one query for the seats of the matches both played (however many matches there
 are), one for the ratings behind the chances; pages fetch only the matches they show. A list
 of opponents is ranked by one grouped count of the seats opposite his (a finished match's
-result places every seat), and the records are read for the opponents shown only.
+result places every seat), and the records are read for the opponents shown only. A profile's
+few rivals come from the records kept per pair (``HeadToHead``, counted by ``pair_records``
+as the rating events come in), read in one indexed query instead of from his every seat.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q
 from scorekeeper.matches.models import Match, Player, Seat
 
 from .engine import Rating
-from .models import PlayerRating
+from .models import HeadToHead, PlayerRating
 from .services import rater
 
 WIN, LOSS, DRAW = "win", "loss", "draw"
@@ -344,11 +346,50 @@ def with_chances(*, player: Player, rivals: list[Rival]) -> list[Rival]:
 
 
 def rivals(*, player: Player, limit: int = RIVALS_SHOWN) -> list[Rival]:
-    """The ``limit`` players ``player`` met most often, with today's chances (a profile's): the
-    grouped count, then the meetings with those few only (``opposed`` reads every meeting: for
-    a busy player, thousands of rows turned into Python, twice the CPU of these two reads)."""
-    shown = [met.player for met in opponents(player=player)[:limit]]
-    return with_chances(player=player, rivals=records(player=player, opponents=shown))
+    """The ``limit`` players ``player`` met most often, with today's chances (a profile's): his
+    rows of the kept records (``HeadToHead``: one indexed read, however many matches he played)
+    ranked as ``opponents`` ranks, then the chances of the few shown. The records are those of
+    ``records``; they follow the matches as the ratings do (a match's rating event recounts
+    its pairs)."""
+    totals: dict[int, list] = {}
+    for other, name, game, met, wins, losses, draws in (
+        HeadToHead.objects.filter(player_id=player.pk)
+        .order_by("game")  # a rival's games counted in one order (``main_game``'s ties)
+        .values_list("opponent_id", "opponent__name", "game", "met", "wins", "losses", "draws")
+    ):
+        entry = totals.setdefault(other, [name, 0, Record(), Counter()])
+        entry[1] += met
+        entry[2].wins += wins
+        entry[2].losses += losses
+        entry[2].draws += draws
+        if wins + losses + draws:
+            entry[3][game] = wins + losses + draws
+    ranked = sorted(totals.items(), key=lambda item: (-item[1][1], item[1][0].casefold(), item[0]))[:limit]
+    shown = [Rival(Opponent(pk, name), record, games) for pk, (name, _met, record, games) in ranked]
+    return with_chances(player=player, rivals=shown)
+
+
+def pair_records(seats: Iterable[tuple]) -> dict[tuple[int, int], list[int]]:
+    """(player, opponent) → [met, wins, losses, draws] of the player against the opponent over
+    ``seats``: rows (match id, the result's placements, player id, position, team) of every seat
+    of some finished matches, as ``opponents`` counts (every seat opposite) and ``meetings``
+    records (a place for both). Each pair comes both ways. What ``HeadToHead`` keeps."""
+    by_match: dict[int, list[tuple]] = defaultdict(list)
+    for match_id, placements, player, position, team in seats:
+        by_match[match_id].append((player, _place(placements, position), team))
+    out: dict[tuple[int, int], list[int]] = {}
+    for seated in by_match.values():
+        for player, place, team in seated:
+            for other, other_place, other_team in seated:
+                if other == player or (team is not None and team == other_team):
+                    continue  # himself, or his partner
+                counts = out.get((player, other))
+                if counts is None:
+                    counts = out[player, other] = [0, 0, 0, 0]
+                counts[0] += 1
+                if place is not None and other_place is not None:
+                    counts[1 if place < other_place else 2 if place > other_place else 3] += 1
+    return out
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ from scorekeeper.rules import UnknownGame, find_ruleset
 
 from . import bulk, fitting, history_table
 from .engine import MatchOutcome, Rater, Rating, Replayed, replay_arrays
-from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool, RecomputeJob
+from .models import HeadToHead, PlayerRating, RatingEvent, RatingHistory, RatingPool, RecomputeJob
 
 log = logging.getLogger(__name__)
 
@@ -151,6 +151,7 @@ def rating_pool_update(*, game: str, from_event: int | None = None) -> dict[str,
         places = [*_places_rated(pool, matches), *_places_now(game, matches).items()]
         start = min((at, match) for match, at in places) if places else None
         replayed = _pool_rate_from(pool, start=start, changed=matches) if start else 0
+        _head_to_head_recount(game, matches)
         _mark_processed([pk for pk, _ in pending], timezone.now())
     return {"events": len(pending), "replayed": replayed}
 
@@ -199,6 +200,7 @@ def rating_pool_recompute(*, pool: RatingPool | int, job: RecomputeJob | int | N
             RatingEvent.objects.filter(game=pool.game, processed_at__isnull=True).values_list("id", flat=True)
         )
         replayed = _pool_rate_from(pool, start=None, read_aside=read_aside)
+        _head_to_head_rebuild(pool.game)
         now = timezone.now()
         _mark_processed(pending, now)
         pool.recomputed_by_id, pool.recomputed_at = job_pk, now
@@ -648,12 +650,115 @@ def _write_ratings(pool: RatingPool, r: Rater, rows: list[tuple], *, replace: bo
         )
 
 
+# -- head-to-head records (HeadToHead) ------------------------------------------------------
+#: Players of a batch of events beyond which their game's records are rebuilt whole (a backlog
+#: of events: their pairs would be most of the game's anyway, in statements too long).
+RECOUNT_PLAYERS = 1000
+
+
+def _head_to_head_recount(game: str, matches: Iterable[int]) -> None:
+    """Count again, from the seats, the records of every two players of ``matches`` (in
+    ``game``): whatever these matches are now (finished, corrected, void, reopened), the pairs
+    they can change are counted anew over all their finished matches (so a repeat changes
+    nothing). The pairs of one match's players met in a few matches each: one read of those."""
+    ids = sorted(set(matches))
+    players: set[int] = set()
+    for i in range(0, len(ids), CHUNK):
+        players.update(
+            Seat.objects.filter(match_id__in=ids[i : i + CHUNK]).values_list("player_id", flat=True)
+        )
+    if len(players) > RECOUNT_PLAYERS:
+        _head_to_head_rebuild(game)
+        return
+    if len(players) < 2:
+        return
+    theirs = Seat.objects.filter(player_id__in=players, match__game=game, match__status=Match.Status.FINISHED)
+    shared = theirs.order_by().values("match_id").annotate(n=Count("id")).filter(n__gte=2).values("match_id")
+    seats = theirs.filter(match_id__in=shared).order_by()
+    _head_to_head_write(
+        game,
+        seats.values_list("match_id", "match__result__placements", "player_id", "position", "team"),
+        replace=HeadToHead.objects.filter(game=game, player_id__in=players, opponent_id__in=players),
+    )
+
+
+def _head_to_head_recount_players(game: str, players: Sequence[int]) -> None:
+    """Count again every record of ``players`` in ``game`` (against anyone), from the seats of
+    their finished matches."""
+    finished = Seat.objects.filter(
+        player_id__in=players, match__game=game, match__status=Match.Status.FINISHED
+    )
+    seats = Seat.objects.filter(match_id__in=finished.values("match_id")).order_by()
+    counted = seats.values_list("match_id", "match__result__placements", "player_id", "position", "team")
+    _head_to_head_write(
+        game,
+        counted,
+        replace=HeadToHead.objects.filter(Q(player_id__in=players) | Q(opponent_id__in=players), game=game),
+        only=set(players),
+    )
+
+
+def _head_to_head_rebuild(game: str) -> None:
+    """Every record of ``game`` again, from the seats of its finished matches (a full recompute)."""
+    finished = Match.objects.filter(game=game, status=Match.Status.FINISHED)
+    # The placements once a match, not once a seat (100,000 matches: 300,000 seats and more).
+    placements = dict(finished.order_by().values_list("pk", "result__placements"))
+    seats = (
+        Seat.objects.filter(match__in=finished)
+        .order_by()
+        .values_list("match_id", "player_id", "position", "team")
+    )
+    _head_to_head_write(
+        game,
+        ((match, placements.get(match), *seat) for match, *seat in seats.iterator(chunk_size=CHUNK * 10)),
+        replace=HeadToHead.objects.filter(game=game),
+    )
+
+
+def _head_to_head_write(game: str, seats: Iterable[tuple], *, replace, only: set[int] | None = None) -> None:
+    """Replace the rows of ``replace`` by the records of ``seats`` (those of the ``only``
+    players, if given: the other pairs of their matches were not read whole)."""
+    from .head_to_head import pair_records  # it reads the ratings through this module
+
+    counted = pair_records(seats)
+    replace.delete()
+    rows = [
+        (player, other, game, *counts)
+        for (player, other), counts in counted.items()
+        if only is None or player in only or other in only
+    ]
+    if connection.vendor == "postgresql":
+        # A recompute's rebuild writes 250,000 rows for 500 players: a COPY, not bulk_create.
+        columns = ", ".join(
+            _column(HeadToHead, name)
+            for name in ("player", "opponent", "game", "met", "wins", "losses", "draws")
+        )
+        with (
+            connection.cursor() as cursor,
+            cursor.copy(f'COPY "{HeadToHead._meta.db_table}" ({columns}) FROM STDIN') as copy,
+        ):
+            for row in rows:
+                copy.write_row(row)
+        return
+    HeadToHead.objects.bulk_create(
+        [
+            HeadToHead(
+                player_id=player, opponent_id=other, game=game, met=met, wins=wins, losses=losses, draws=draws
+            )
+            for player, other, game, met, wins, losses, draws in rows
+        ],
+        batch_size=1000,
+    )
+
+
 # -- a player merged (scorekeeper.matches.services.player_merge) ----------------------------
-def rating_player_merged(*, player, games: Sequence[str], by=None) -> RecomputeJob | None:
+def rating_player_merged(*, player, into, games: Sequence[str], by=None) -> RecomputeJob | None:
     """The duplicate ``player``'s seats are another's now: his ratings go at once (he is listed
     nowhere), and the pools of ``games`` are rebuilt from nothing by a full recompute of them
     (a job, one pool task each, after the merge commits), as a staff recompute is."""
     PlayerRating.objects.filter(player=player).delete()
+    for game in games:  # his records are the other's now (the recompute rebuilds them again)
+        _head_to_head_recount_players(game, [player.pk, into.pk])
     if not games:
         return None
     return rating_recompute_request(by=by, games=games)
