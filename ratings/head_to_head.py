@@ -17,12 +17,14 @@ as the rating events come in), read in one indexed query instead of from his eve
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
+import numpy as np
 from django.db.models import Count, Exists, F, OuterRef, Q
 
 from scorekeeper.matches.models import Match, Player, Seat
@@ -369,27 +371,57 @@ def rivals(*, player: Player, limit: int = RIVALS_SHOWN) -> list[Rival]:
     return with_chances(player=player, rivals=shown)
 
 
-def pair_records(seats: Iterable[tuple]) -> dict[tuple[int, int], list[int]]:
-    """(player, opponent) → [met, wins, losses, draws] of the player against the opponent over
-    ``seats``: rows (match id, the result's placements, player id, position, team) of every seat
-    of some finished matches, as ``opponents`` counts (every seat opposite) and ``meetings``
-    records (a place for both). Each pair comes both ways. What ``HeadToHead`` keeps."""
-    by_match: dict[int, list[tuple]] = defaultdict(list)
-    for match_id, placements, player, position, team in seats:
-        by_match[match_id].append((player, _place(placements, position), team))
-    out: dict[tuple[int, int], list[int]] = {}
-    for seated in by_match.values():
-        for player, place, team in seated:
-            for other, other_place, other_team in seated:
-                if other == player or (team is not None and team == other_team):
-                    continue  # himself, or his partner
-                counts = out.get((player, other))
-                if counts is None:
-                    counts = out[player, other] = [0, 0, 0, 0]
-                counts[0] += 1
-                if place is not None and other_place is not None:
-                    counts[1 if place < other_place else 2 if place > other_place else 3] += 1
-    return out
+def pair_records(seats: Iterable[tuple]) -> list[tuple[int, int, int, int, int, int]]:
+    """(player, opponent, met, wins, losses, draws) of every two players over ``seats``: rows
+    (match id, the result's placements, player id, position, team) of every seat of some
+    finished matches, in any order. ``met`` as ``opponents`` counts (every seat opposite his),
+    the record as ``meetings`` makes it (a place for both); each pair comes both ways. What
+    ``HeadToHead`` keeps. In arrays (numpy): a full rebuild counts millions of pairs."""
+    # Plain arrays as they are read (a million matches have four million seats).
+    match, player, place, placed, team = array("q"), array("q"), array("q"), array("b"), array("q")
+    for match_id, placements, who, position, seat_team in seats:
+        at = _place(placements, position)
+        match.append(match_id)
+        player.append(who)
+        placed.append(at is not None)
+        place.append(at or 0)
+        team.append(-1 if seat_team is None else seat_team)
+    if not match:
+        return []
+    matches = np.frombuffer(match, np.int64)
+    order = np.argsort(matches, kind="stable")
+    match_of, player_of = matches[order], np.frombuffer(player, np.int64)[order]
+    place_of, placed_of = np.frombuffer(place, np.int64)[order], np.frombuffer(placed, np.int8)[order] == 1
+    team_of = np.frombuffer(team, np.int64)[order]
+    # Every two seats of a match: each seat with the one d places after it in the sorted rows
+    # (the seats of a match are together), for each d up to the largest table.
+    largest = int(np.unique(match_of, return_counts=True)[1].max())
+    firsts, seconds = [], []
+    for d in range(1, largest):
+        i = np.flatnonzero(match_of[:-d] == match_of[d:])
+        firsts += [i, i + d]
+        seconds += [i + d, i]
+    if not firsts:
+        return []
+    one, two = np.concatenate(firsts), np.concatenate(seconds)
+    # Opposite sides: no team for one of them (free for all), or two teams (partners did not meet).
+    opposite = (team_of[one] < 0) | (team_of[two] < 0) | (team_of[one] != team_of[two])
+    one, two = one[opposite], two[opposite]
+    both = placed_of[one] & placed_of[two]
+    ahead, behind = place_of[one] < place_of[two], place_of[one] > place_of[two]
+    keys = np.stack([player_of[one], player_of[two]], axis=1)
+    pairs, index = np.unique(keys, axis=0, return_inverse=True)
+    index = index.reshape(-1)
+    size = len(pairs)
+    met = np.bincount(index, minlength=size)
+    wins = np.bincount(index, weights=both & ahead, minlength=size).astype(np.int64)
+    losses = np.bincount(index, weights=both & behind, minlength=size).astype(np.int64)
+    draws = np.bincount(index, weights=both & ~ahead & ~behind, minlength=size).astype(np.int64)
+    return list(
+        zip(
+            *(column.tolist() for column in (pairs[:, 0], pairs[:, 1], met, wins, losses, draws)), strict=True
+        )
+    )
 
 
 @dataclass(frozen=True)

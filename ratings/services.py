@@ -197,12 +197,16 @@ def rating_pool_recompute(*, pool: RatingPool | int, job: RecomputeJob | int | N
         if job_pk is not None and pool.recomputed_by_id == job_pk:
             return {"pool": pool.game, "skipped": True}
         pending = list(
-            RatingEvent.objects.filter(game=pool.game, processed_at__isnull=True).values_list("id", flat=True)
+            RatingEvent.objects.filter(game=pool.game, processed_at__isnull=True).values_list(
+                "id", "match_id"
+            )
         )
         replayed = _pool_rate_from(pool, start=None, read_aside=read_aside)
-        _head_to_head_rebuild(pool.game)
+        # The records come from the seats, not the model: only the matches of the events
+        # taken here (their own tasks will find them done) are counted again.
+        _head_to_head_recount(pool.game, [match for _, match in pending])
         now = timezone.now()
-        _mark_processed(pending, now)
+        _mark_processed([pk for pk, _ in pending], now)
         pool.recomputed_by_id, pool.recomputed_at = job_pk, now
         pool.save(update_fields=["recomputed_by", "recomputed_at"])
         if job_pk is not None:
@@ -651,30 +655,43 @@ def _write_ratings(pool: RatingPool, r: Rater, rows: list[tuple], *, replace: bo
 
 
 # -- head-to-head records (HeadToHead) ------------------------------------------------------
-#: Players of a batch of events beyond which their game's records are rebuilt whole (a backlog
-#: of events: their pairs would be most of the game's anyway, in statements too long).
+#: Matches (or their players) of a batch of events beyond which their game's records are
+#: rebuilt whole: a backlog (a synthetic store, a worker back after an outage) holds most of
+#: the game's pairs anyway, in statements too long for a list of ids.
+RECOUNT_MATCHES = 2000
 RECOUNT_PLAYERS = 1000
 
 
 def _head_to_head_recount(game: str, matches: Iterable[int]) -> None:
     """Count again, from the seats, the records of every two players of ``matches`` (in
     ``game``): whatever these matches are now (finished, corrected, void, reopened), the pairs
-    they can change are counted anew over all their finished matches (so a repeat changes
-    nothing). The pairs of one match's players met in a few matches each: one read of those."""
+    they can change are counted anew over all their finished matches, so a repeat changes
+    nothing. The matches where two of them sat are found from their seats alone (a few
+    thousand index entries), then read with their results."""
     ids = sorted(set(matches))
-    players: set[int] = set()
-    for i in range(0, len(ids), CHUNK):
-        players.update(
-            Seat.objects.filter(match_id__in=ids[i : i + CHUNK]).values_list("player_id", flat=True)
-        )
+    if len(ids) > RECOUNT_MATCHES:
+        _head_to_head_rebuild(game)
+        return
+    players = set(Seat.objects.filter(match_id__in=ids).values_list("player_id", flat=True))
     if len(players) > RECOUNT_PLAYERS:
         _head_to_head_rebuild(game)
         return
     if len(players) < 2:
         return
-    theirs = Seat.objects.filter(player_id__in=players, match__game=game, match__status=Match.Status.FINISHED)
-    shared = theirs.order_by().values("match_id").annotate(n=Count("id")).filter(n__gte=2).values("match_id")
-    seats = theirs.filter(match_id__in=shared).order_by()
+    shared = (
+        Seat.objects.filter(player_id__in=players)
+        .order_by()
+        .values("match_id")
+        .annotate(n=Count("id"))
+        .filter(n__gte=2)
+        .values_list("match_id", flat=True)
+    )
+    seats = Seat.objects.filter(
+        match_id__in=list(shared),
+        player_id__in=players,
+        match__game=game,
+        match__status=Match.Status.FINISHED,
+    ).order_by()
     _head_to_head_write(
         game,
         seats.values_list("match_id", "match__result__placements", "player_id", "position", "team"),
@@ -684,24 +701,23 @@ def _head_to_head_recount(game: str, matches: Iterable[int]) -> None:
 
 def _head_to_head_recount_players(game: str, players: Sequence[int]) -> None:
     """Count again every record of ``players`` in ``game`` (against anyone), from the seats of
-    their finished matches."""
+    their finished matches (a merge: the duplicate's records are the other's now)."""
     finished = Seat.objects.filter(
         player_id__in=players, match__game=game, match__status=Match.Status.FINISHED
     )
     seats = Seat.objects.filter(match_id__in=finished.values("match_id")).order_by()
-    counted = seats.values_list("match_id", "match__result__placements", "player_id", "position", "team")
     _head_to_head_write(
         game,
-        counted,
+        seats.values_list("match_id", "match__result__placements", "player_id", "position", "team"),
         replace=HeadToHead.objects.filter(Q(player_id__in=players) | Q(opponent_id__in=players), game=game),
         only=set(players),
     )
 
 
 def _head_to_head_rebuild(game: str) -> None:
-    """Every record of ``game`` again, from the seats of its finished matches (a full recompute)."""
+    """Every record of ``game`` again, from the seats of its finished matches."""
     finished = Match.objects.filter(game=game, status=Match.Status.FINISHED)
-    # The placements once a match, not once a seat (100,000 matches: 300,000 seats and more).
+    # The placements once a match, not once a seat (100,000 matches: 350,000 seats).
     placements = dict(finished.order_by().values_list("pk", "result__placements"))
     seats = (
         Seat.objects.filter(match__in=finished)
@@ -720,15 +736,14 @@ def _head_to_head_write(game: str, seats: Iterable[tuple], *, replace, only: set
     players, if given: the other pairs of their matches were not read whole)."""
     from .head_to_head import pair_records  # it reads the ratings through this module
 
-    counted = pair_records(seats)
-    replace.delete()
     rows = [
         (player, other, game, *counts)
-        for (player, other), counts in counted.items()
+        for player, other, *counts in pair_records(seats)
         if only is None or player in only or other in only
     ]
-    if connection.vendor == "postgresql":
-        # A recompute's rebuild writes 250,000 rows for 500 players: a COPY, not bulk_create.
+    replace.delete()
+    if connection.vendor == "postgresql" and rows:
+        # A rebuild writes 250,000 rows for 500 players: a COPY, not bulk_create.
         columns = ", ".join(
             _column(HeadToHead, name)
             for name in ("player", "opponent", "game", "met", "wins", "losses", "draws")

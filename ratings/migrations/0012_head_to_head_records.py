@@ -28,7 +28,7 @@ def fill_records(apps, schema_editor):
             (
                 HeadToHead(player_id=player, opponent_id=other, game=game, met=met, wins=wins, losses=losses,
                            draws=draws)
-                for (player, other), (met, wins, losses, draws) in counted.items()
+                for player, other, met, wins, losses, draws in counted
             ),
             batch_size=2000,
         )  # fmt: skip

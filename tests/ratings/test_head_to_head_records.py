@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from ratings import head_to_head
+from ratings import head_to_head, services
 from ratings.backtest import synthetic_db
 from ratings.models import HeadToHead, RatingPool
 from ratings.services import _head_to_head_recount, rating_events_process_all, rating_pool_recompute
@@ -131,10 +131,18 @@ def pool(tally):
     return ids
 
 
-def test_a_recompute_rebuilds_the_records_of_teams_and_multiplayer_tables(pool):
+def test_a_recompute_counts_the_records_of_teams_and_multiplayer_tables(pool):
     assert kept() == from_seats()
     for player in pool[:5]:
         assert [
             (r.player, r.record, r.games, r.chances)
             for r in head_to_head.rivals(player=Player.objects.get(pk=player))
         ] == (rivals_from_seats(player))
+
+
+def test_a_backlog_of_events_rebuilds_the_game_s_records_whole(pool, monkeypatch):
+    counted = kept()
+    HeadToHead.objects.all().delete()
+    monkeypatch.setattr(services, "RECOUNT_MATCHES", 10)
+    services._head_to_head_recount("tally", Match.objects.values_list("pk", flat=True)[:11])
+    assert kept() == counted == from_seats()
