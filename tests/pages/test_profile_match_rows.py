@@ -1,0 +1,54 @@
+"""The profile's match list is written by one tag (``profile_match_row``) where the template
+had a row of variables, filters and translations: the same HTML byte for byte, in every
+language, for matches finished (a rating up, down, a multiplayer table), in progress, void and
+titled with markup."""
+
+from __future__ import annotations
+
+import pytest
+from django.template import Context, Template
+from django.urls import reverse
+from django.utils import translation
+
+from ratings.services import rating_events_process_all
+from scorekeeper.matches.services import match_void
+
+pytestmark = pytest.mark.django_db
+
+#: The row as templates/ratings/player_detail.html wrote it before the tag.
+TEMPLATE_ROW = (
+    "{% load i18n club games ratings %}{% for row in rows %}{% with match=row.match %}"
+    '<a href="{{ match.get_absolute_url }}">{{ match.display_title }}</a>\n'
+    '    <span class="badge {{ match.status }}">{{ match.get_status_display }}</span>\n'
+    '    <div class="muted">{{ match.game|game_title }} · {{ match.created_at|date:"DATE_FORMAT" }}</div>\n'
+    '    <div class="scores">{% seat_score_spans match %}</div>\n'
+    "    {% if row.place %}<div>{% blocktranslate with place=row.place %}Finished in place {{ place }}"
+    '{% endblocktranslate %}{% if row.change %} · {% translate "rating" %} {{ row.change.before }} → '
+    '{{ row.change.after }} <span class="explained '
+    '{% if row.change.delta >= 0 %}up{% else %}down{% endif %}">'
+    "({{ row.change.explanation }})</span>{% endif %}</div>{% endif %}|{% endwith %}{% endfor %}"
+)
+TAG_ROW = "{% load ratings %}{% for row in rows %}{% profile_match_row row %}|{% endfor %}"
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de", "ru"])
+def test_the_tag_writes_the_rows_the_template_wrote(client, play, players, user, language):
+    play([0, 1], [10, 3], title="<b>Ada & Bea's</b>")
+    play([1, 0], [10, 4])
+    play([0, 1, 2], [2, 10, 5])
+    play([0, 2], [10, 10])
+    play([0, 3], [4, 2])  # in progress
+    void = play([0, 1], [10, 1])
+    rating_events_process_all()
+    match_void(match=void, by=user, reason="entered twice")
+    play([3, 0], [12, 1000])  # a score with a thousands' place
+    rating_events_process_all()
+    response = client.get(reverse("player-detail", args=[players[0].pk]), HTTP_ACCEPT_LANGUAGE=language)
+    rows = response.context["rows"]
+    assert len(rows) == 7 and {row["match"].status for row in rows} == {"finished", "in_progress", "void"}
+    assert any(row["change"] and row["change"].delta < 0 for row in rows)
+    with translation.override(language):
+        expected = Template(TEMPLATE_ROW).render(Context({"rows": rows}))
+        written = Template(TAG_ROW).render(Context({"rows": rows}))
+    assert written == expected
+    assert "&lt;b&gt;Ada &amp; Bea&#x27;s&lt;/b&gt;" in written
