@@ -48,8 +48,10 @@ def chart_points(chart) -> str:
         if value is None:
             value = values[point.value] = conditional_escape(number_format(point.value))
         radius = "3.5" if i == last else "2.2"
+        # ``point.cx`` and ``point.cy``, formatted in place (two calls fewer a point).
         out.append(
-            f'<circle cx="{point.cx}" cy="{point.cy}" r="{radius}"><title>{label}: {value}</title></circle>'
+            f'<circle cx="{point.x:.1f}" cy="{point.y:.1f}" r="{radius}">'
+            f"<title>{label}: {value}</title></circle>"
         )
     # Every part above is escaped or a number formatted here.
     return mark_safe("".join(out))
