@@ -98,6 +98,13 @@ def player_histories(*, player: Player | int) -> dict[str, list]:
     return dict(sorted(out.items()))
 
 
+#: What ``changes.explain`` reads of a history row.
+EXPLAINED_FIELDS = (
+    "match_id", "player_id", "side", "place", "mu_before", "sigma_before", "mu_after", "sigma_after",
+    "win_probability",
+)  # fmt: skip
+
+
 def rating_changes(histories: dict[str, list], *, player: Player | int, match_ids) -> dict[int, Change]:
     """The explained rating change of each of the player's rated matches among ``match_ids``
     (a page of his matches), by match id: one query for every row of those matches, found by
@@ -117,7 +124,10 @@ def rating_changes(histories: dict[str, list], *, player: Player | int, match_id
             "played_at"
         )
         condition |= Q(pool_id=pool, played_at__in=placed, match_id__in=ids)
-    explained = changes.explain(RatingHistory.objects.filter(condition))
+    # As named rows of what ``explain`` reads (in the model's order, as before), not models.
+    explained = changes.explain(
+        RatingHistory.objects.filter(condition).values_list(*EXPLAINED_FIELDS, named=True)
+    )
     return {match: explained[match, pk] for ids in by_pool.values() for match in ids}
 
 
