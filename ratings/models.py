@@ -233,7 +233,7 @@ class HeadToHead(models.Model):
     )
     game = models.CharField(_("game"), max_length=32)
     #: Finished matches in which they sat on opposite sides (a result without places counts).
-    met = models.PositiveIntegerField(_("met"))
+    met = models.PositiveIntegerField(_("meetings"))
     #: Of those with places for both: the player placed above, below, or equal.
     wins = models.PositiveIntegerField(_("wins"))
     losses = models.PositiveIntegerField(_("losses"))

@@ -47,7 +47,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('game', models.CharField(max_length=32, verbose_name='game')),
-                ('met', models.PositiveIntegerField(verbose_name='met')),
+                ('met', models.PositiveIntegerField(verbose_name='meetings')),
                 ('wins', models.PositiveIntegerField(verbose_name='wins')),
                 ('losses', models.PositiveIntegerField(verbose_name='losses')),
                 ('draws', models.PositiveIntegerField(verbose_name='draws')),
