@@ -376,8 +376,15 @@ def pair_records(seats: Iterable[tuple]) -> list[tuple[int, int, int, int, int, 
     (match id, the result's placements, player id, position, team) of every seat of some
     finished matches, in any order. ``met`` as ``opponents`` counts (every seat opposite his),
     the record as ``meetings`` makes it (a place for both); each pair comes both ways. What
-    ``HeadToHead`` keeps. In arrays (numpy): a full rebuild counts millions of pairs."""
-    # Plain arrays as they are read (a million matches have four million seats).
+    ``HeadToHead`` keeps."""
+    players, opponents, counts = pair_counts(seats)
+    return list(zip(players.tolist(), opponents.tolist(), *counts.T.tolist(), strict=True))
+
+
+def pair_counts(seats: Iterable[tuple]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``pair_records`` in arrays (numpy: a full rebuild counts millions of pairs): players,
+    opponents, and their (met, wins, losses, draws), one row a pair."""
+    # Plain arrays as they are read (a chunk of a million matches' seats).
     match, player, place, placed, team = array("q"), array("q"), array("q"), array("b"), array("q")
     for match_id, placements, who, position, seat_team in seats:
         at = _place(placements, position)
@@ -387,7 +394,7 @@ def pair_records(seats: Iterable[tuple]) -> list[tuple[int, int, int, int, int, 
         place.append(at or 0)
         team.append(-1 if seat_team is None else seat_team)
     if not match:
-        return []
+        return _no_pairs()
     matches = np.frombuffer(match, np.int64)
     order = np.argsort(matches, kind="stable")
     match_of, player_of = matches[order], np.frombuffer(player, np.int64)[order]
@@ -402,26 +409,42 @@ def pair_records(seats: Iterable[tuple]) -> list[tuple[int, int, int, int, int, 
         firsts += [i, i + d]
         seconds += [i + d, i]
     if not firsts:
-        return []
+        return _no_pairs()
     one, two = np.concatenate(firsts), np.concatenate(seconds)
     # Opposite sides: no team for one of them (free for all), or two teams (partners did not meet).
     opposite = (team_of[one] < 0) | (team_of[two] < 0) | (team_of[one] != team_of[two])
     one, two = one[opposite], two[opposite]
     both = placed_of[one] & placed_of[two]
     ahead, behind = place_of[one] < place_of[two], place_of[one] > place_of[two]
-    keys = np.stack([player_of[one], player_of[two]], axis=1)
-    pairs, index = np.unique(keys, axis=0, return_inverse=True)
+    counts = np.stack([np.ones(len(one), bool), both & ahead, both & behind, both & ~ahead & ~behind], axis=1)
+    return merge_pair_counts([(player_of[one], player_of[two], counts)])
+
+
+def merge_pair_counts(parts: Sequence[tuple]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The counts of ``parts`` (``pair_counts``' arrays, or their rows of single meetings)
+    added up per pair."""
+    if not parts:
+        return _no_pairs()
+    players = np.concatenate([part[0] for part in parts])
+    opponents = np.concatenate([part[1] for part in parts])
+    counts = np.concatenate([part[2] for part in parts]).astype(np.int64)
+    if not len(players):
+        return _no_pairs()
+    if max(players.max(), opponents.max()) < 2**31:  # one key a pair (ids of 31 bits)
+        keys, index = np.unique((players << 32) | opponents, return_inverse=True)
+        players, opponents = keys >> 32, keys & 0xFFFFFFFF
+    else:
+        keys, index = np.unique(np.stack([players, opponents], axis=1), axis=0, return_inverse=True)
+        players, opponents = keys[:, 0], keys[:, 1]
     index = index.reshape(-1)
-    size = len(pairs)
-    met = np.bincount(index, minlength=size)
-    wins = np.bincount(index, weights=both & ahead, minlength=size).astype(np.int64)
-    losses = np.bincount(index, weights=both & behind, minlength=size).astype(np.int64)
-    draws = np.bincount(index, weights=both & ~ahead & ~behind, minlength=size).astype(np.int64)
-    return list(
-        zip(
-            *(column.tolist() for column in (pairs[:, 0], pairs[:, 1], met, wins, losses, draws)), strict=True
-        )
+    summed = np.stack(
+        [np.bincount(index, weights=counts[:, k], minlength=len(keys)) for k in range(4)], axis=1
     )
+    return players, opponents, summed.astype(np.int64)
+
+
+def _no_pairs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, 4), np.int64)
 
 
 @dataclass(frozen=True)

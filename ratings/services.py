@@ -714,21 +714,43 @@ def _head_to_head_recount_players(game: str, players: Sequence[int]) -> None:
     )
 
 
-def _head_to_head_rebuild(game: str) -> None:
-    """Every record of ``game`` again, from the seats of its finished matches."""
-    finished = Match.objects.filter(game=game, status=Match.Status.FINISHED)
-    # The placements once a match, not once a seat (100,000 matches: 350,000 seats).
-    placements = dict(finished.order_by().values_list("pk", "result__placements"))
-    seats = (
-        Seat.objects.filter(match__in=finished)
-        .order_by()
-        .values_list("match_id", "player_id", "position", "team")
-    )
-    _head_to_head_write(
-        game,
-        ((match, placements.get(match), *seat) for match, *seat in seats.iterator(chunk_size=CHUNK * 10)),
-        replace=HeadToHead.objects.filter(game=game),
-    )
+def rating_head_to_head_rebuild(*, game: str) -> int:
+    """Every head-to-head record of ``game`` again, from the seats of its finished matches (a
+    backlog of events; a restore, whose events come processed). Returns how many were written."""
+    with transaction.atomic():
+        return _head_to_head_rebuild(game)
+
+
+def _head_to_head_rebuild(game: str) -> int:
+    from .head_to_head import merge_pair_counts, pair_counts  # it reads the ratings through this module
+
+    finished = Match.objects.filter(game=game, status=Match.Status.FINISHED).order_by("pk")
+    ids = list(finished.values_list("pk", flat=True))
+    parts = []
+    # A chunk of matches at a time (a million matches: four million seats), each chunk's pairs
+    # added up before the next is read.
+    for i in range(0, len(ids), CHUNK * 10):
+        chunk = ids[i : i + CHUNK * 10]
+        placements = dict(
+            Match.objects.filter(pk__in=chunk).order_by().values_list("pk", "result__placements")
+        )
+        seats = Seat.objects.filter(match_id__in=chunk).order_by()
+        parts.append(
+            pair_counts(
+                (match, placements.get(match), *seat)
+                for match, *seat in seats.values_list("match_id", "player_id", "position", "team")
+            )
+        )
+    players, opponents, counts = merge_pair_counts(parts)
+    del parts
+    HeadToHead.objects.filter(game=game).delete()
+    for i in range(0, len(players), 50_000):  # rows as Python objects a slice at a time
+        _head_to_head_insert(
+            game,
+            zip(players[i : i + 50_000].tolist(), opponents[i : i + 50_000].tolist(),
+                *counts[i : i + 50_000].T.tolist(), strict=True),
+        )  # fmt: skip
+    return len(players)
 
 
 def _head_to_head_write(game: str, seats: Iterable[tuple], *, replace, only: set[int] | None = None) -> None:
@@ -736,13 +758,14 @@ def _head_to_head_write(game: str, seats: Iterable[tuple], *, replace, only: set
     players, if given: the other pairs of their matches were not read whole)."""
     from .head_to_head import pair_records  # it reads the ratings through this module
 
-    rows = [
-        (player, other, game, *counts)
-        for player, other, *counts in pair_records(seats)
-        if only is None or player in only or other in only
-    ]
+    rows = [row for row in pair_records(seats) if only is None or row[0] in only or row[1] in only]
     replace.delete()
-    if connection.vendor == "postgresql" and rows:
+    _head_to_head_insert(game, rows)
+
+
+def _head_to_head_insert(game: str, rows: Iterable[tuple]) -> None:
+    """Store ``rows`` (player, opponent, met, wins, losses, draws) of ``game``."""
+    if connection.vendor == "postgresql":
         # A rebuild writes 250,000 rows for 500 players: a COPY, not bulk_create.
         columns = ", ".join(
             _column(HeadToHead, name)
@@ -752,16 +775,16 @@ def _head_to_head_write(game: str, seats: Iterable[tuple], *, replace, only: set
             connection.cursor() as cursor,
             cursor.copy(f'COPY "{HeadToHead._meta.db_table}" ({columns}) FROM STDIN') as copy,
         ):
-            for row in rows:
-                copy.write_row(row)
+            for player, other, *counts in rows:
+                copy.write_row((player, other, game, *counts))
         return
     HeadToHead.objects.bulk_create(
-        [
+        (
             HeadToHead(
                 player_id=player, opponent_id=other, game=game, met=met, wins=wins, losses=losses, draws=draws
             )
-            for player, other, game, met, wins, losses, draws in rows
-        ],
+            for player, other, met, wins, losses, draws in rows
+        ),
         batch_size=1000,
     )
 
