@@ -74,37 +74,51 @@ def seat_score_spans(match) -> str:
 
 
 @register.simple_tag
-def profile_match_row(row) -> str:
-    """One match of the profile's list (templates/ratings/player_detail.html): its link and
-    title, status, game and day, seats, and his place with the explained rating change. Written
-    here in one pass, where the template's row (a dozen variables, filters and translations)
-    was a third of the page's Python calls; the same escaping, localisation and translations
-    as the template had (``{{ }}`` escapes and localises; ``{% translate %}`` of a literal and
+def profile_match_rows(rows) -> str:
+    """The profile's list of matches (templates/ratings/player_detail.html), each item its link
+    and title, status, game and day, seats, and his place with the explained rating change.
+    Written here in one pass, where the template's row (a dozen variables, filters and
+    translations) was a third of the page's Python calls; a page's statuses, games and days
+    are each written once. The same escaping, localisation and translations as the template
+    had (``{{ }}`` escapes and localises; ``{% translate %}`` of a literal and
     ``{% blocktranslate %}``'s text are not escaped, its variables are)."""
-    match, place, change = row["match"], row["place"], row["change"]
-    url, title = conditional_escape(match.get_absolute_url()), conditional_escape(match.display_title)
-    status, shown = conditional_escape(match.status), conditional_escape(match.get_status_display())
-    day = conditional_escape(date_format(template_localtime(match.created_at), "DATE_FORMAT"))
-    parts = [
-        f'<a href="{url}">{title}</a>\n'
-        f'    <span class="badge {status}">{shown}</span>\n'
-        f'    <div class="muted">{conditional_escape(game_title(match.game))} · {day}</div>\n'
-        f'    <div class="scores">{seat_score_spans(match)}</div>\n    '
-    ]
-    if place:
-        parts.append(
-            f"<div>{gettext('Finished in place %(place)s') % {'place': conditional_escape(localize(place))}}"
+    statuses: dict[str, str] = {}
+    games: dict[str, str] = {}
+    days: dict = {}
+    finished_in, rating = gettext("Finished in place %(place)s"), gettext("rating")
+    out = []
+    for row in rows:
+        match, place, change = row["match"], row["place"], row["change"]
+        status = statuses.get(match.status)
+        if status is None:
+            status = statuses[match.status] = conditional_escape(match.get_status_display())
+        game = games.get(match.game)
+        if game is None:
+            game = games[match.game] = conditional_escape(game_title(match.game))
+        local = template_localtime(match.created_at)
+        day = days.get(local.date())
+        if day is None:
+            day = days[local.date()] = conditional_escape(date_format(local, "DATE_FORMAT"))
+        out.append(
+            f'\n  <li>\n    <a href="{conditional_escape(match.get_absolute_url())}">'
+            f"{conditional_escape(match.display_title)}</a>\n"
+            f'    <span class="badge {conditional_escape(match.status)}">{status}</span>\n'
+            f'    <div class="muted">{game} · {day}</div>\n'
+            f'    <div class="scores">{seat_score_spans(match)}</div>\n    '
         )
-        if change:
-            direction = "up" if change.delta >= 0 else "down"
-            parts.append(
-                f" · {gettext('rating')} {conditional_escape(localize(change.before))} → "
-                f'{conditional_escape(localize(change.after))} <span class="explained {direction}">'
-                f"({conditional_escape(change.explanation)})</span>"
-            )
-        parts.append("</div>")
+        if place:
+            out.append(f"<div>{finished_in % {'place': conditional_escape(localize(place))}}")
+            if change:
+                direction = "up" if change.delta >= 0 else "down"
+                out.append(
+                    f" · {rating} {conditional_escape(localize(change.before))} → "
+                    f'{conditional_escape(localize(change.after))} <span class="explained {direction}">'
+                    f"({conditional_escape(change.explanation)})</span>"
+                )
+            out.append("</div>")
+        out.append("\n  </li>\n  ")
     # Every part above is escaped, localised, a translation the template did not escape, or markup.
-    return mark_safe("".join(parts))
+    return mark_safe("".join(out))
 
 
 @register.inclusion_tag("ratings/_match_rating_changes.html")

@@ -1,4 +1,4 @@
-"""The profile's match list is written by one tag (``profile_match_row``) where the template
+"""The profile's match list is written by one tag (``profile_match_rows``) where the template
 had a row of variables, filters and translations: the same HTML byte for byte, in every
 language, for matches finished (a rating up, down, a multiplayer table), in progress, void and
 titled with markup."""
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 #: The row as templates/ratings/player_detail.html wrote it before the tag.
 TEMPLATE_ROW = (
-    "{% load i18n club games ratings %}{% for row in rows %}{% with match=row.match %}"
+    "{% load i18n club games ratings %}<ul>\n  {% for row in rows %}{% with match=row.match %}\n  <li>\n    "
     '<a href="{{ match.get_absolute_url }}">{{ match.display_title }}</a>\n'
     '    <span class="badge {{ match.status }}">{{ match.get_status_display }}</span>\n'
     '    <div class="muted">{{ match.game|game_title }} · {{ match.created_at|date:"DATE_FORMAT" }}</div>\n'
@@ -26,9 +26,14 @@ TEMPLATE_ROW = (
     '{% endblocktranslate %}{% if row.change %} · {% translate "rating" %} {{ row.change.before }} → '
     '{{ row.change.after }} <span class="explained '
     '{% if row.change.delta >= 0 %}up{% else %}down{% endif %}">'
-    "({{ row.change.explanation }})</span>{% endif %}</div>{% endif %}|{% endwith %}{% endfor %}"
+    "({{ row.change.explanation }})</span>{% endif %}</div>{% endif %}\n  </li>\n  "
+    "{% endwith %}{% empty %}\n  "
+    '<li class="muted">{% translate "No matches yet." %}</li>\n  {% endfor %}\n</ul>'
 )
-TAG_ROW = "{% load ratings %}{% for row in rows %}{% profile_match_row row %}|{% endfor %}"
+TAG_ROW = (
+    "{% load i18n ratings %}<ul>\n  {% if rows %}{% profile_match_rows rows %}{% else %}\n  "
+    '<li class="muted">{% translate "No matches yet." %}</li>\n  {% endif %}\n</ul>'
+)
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "de", "ru"])
@@ -51,4 +56,8 @@ def test_the_tag_writes_the_rows_the_template_wrote(client, play, players, user,
         expected = Template(TEMPLATE_ROW).render(Context({"rows": rows}))
         written = Template(TAG_ROW).render(Context({"rows": rows}))
     assert written == expected
+    with translation.override(language):
+        assert Template(TAG_ROW).render(Context({"rows": []})) == Template(TEMPLATE_ROW).render(
+            Context({"rows": []})
+        )
     assert "&lt;b&gt;Ada &amp; Bea&#x27;s&lt;/b&gt;" in written
