@@ -5,14 +5,16 @@ number of queries that does not grow with the match."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django import template
-from django.utils.formats import date_format, localize, number_format
+from django.utils import numberformat
+from django.utils.formats import date_format, get_format, localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.timezone import template_localtime
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from scorekeeper.matches.templatetags.club import seat_scores
 from scorekeeper.matches.templatetags.games import game_title
@@ -30,6 +32,29 @@ def signed(points: int) -> str:
     return display.signed(points)
 
 
+def _numbers():
+    """``number_format`` (and so ``localize`` of a number) in the active language, its three
+    formats looked up once: a page writes hundreds of numbers, and the look-ups were most of
+    each one's cost."""
+    lang = get_language()
+    separator, grouping, thousands = (
+        get_format(name, lang, use_l10n=True)
+        for name in ("DECIMAL_SEPARATOR", "NUMBER_GROUPING", "THOUSAND_SEPARATOR")
+    )
+
+    def number(value) -> str:
+        if type(value) not in _NUMBERS:
+            return localize(value)
+        return numberformat.format(
+            value, separator, None, grouping, thousands, force_grouping=False, use_l10n=True
+        )
+
+    return number
+
+
+_NUMBERS = {int, float, Decimal}
+
+
 @register.simple_tag
 def chart_points(chart) -> str:
     """The chart's points as SVG circles with their titles, the last one larger: built here in
@@ -38,6 +63,7 @@ def chart_points(chart) -> str:
     format_html would do for every point: a busy player's profile spent a fifth of its time here)."""
     labels: dict[str, str] = {}
     values: dict[float, str] = {}
+    number = _numbers()
     out = []
     last = len(chart.points) - 1
     for i, point in enumerate(chart.points):
@@ -46,7 +72,7 @@ def chart_points(chart) -> str:
             label = labels[point.label] = conditional_escape(point.label)
         value = values.get(point.value)
         if value is None:
-            value = values[point.value] = conditional_escape(number_format(point.value))
+            value = values[point.value] = conditional_escape(number(point.value))
         radius = "3.5" if i == last else "2.2"
         # ``point.cx`` and ``point.cy``, formatted in place (two calls fewer a point).
         out.append(
@@ -63,11 +89,20 @@ def seat_score_spans(match) -> str:
     running total in bold, the winner marked ``won``), joined by " · ": built here in one pass,
     where the template's loop of four conditions a seat was half the match list's rendering.
     The same escaping and number localisation as ``{{ }}`` in a template."""
+    return _seat_spans(match, {}, localize)
+
+
+def _seat_spans(match, names: dict, number) -> str:
+    """``seat_score_spans`` with the escaped names of a page's players kept in ``names`` and
+    the numbers written by ``number`` (``localize`` or ``_numbers()``)."""
     spans = []
     for seat in seat_scores(match):
         won = " won" if seat["place"] == 1 else ""
-        name = conditional_escape(seat["player"].name)
-        value = "" if seat["value"] is None else f" <b>{conditional_escape(localize(seat['value']))}</b>"
+        player = seat["player"]
+        name = names.get(player.pk)
+        if name is None:
+            name = names[player.pk] = conditional_escape(player.name)
+        value = "" if seat["value"] is None else f" <b>{conditional_escape(number(seat['value']))}</b>"
         spans.append(f'<span class="seat{won}">{name}{value}</span>')
     # Every part above is escaped or fixed markup.
     return mark_safe(" · ".join(spans))
@@ -86,6 +121,8 @@ def profile_match_rows(rows) -> str:
     games: dict[str, str] = {}
     days: dict = {}
     finished_in, rating = gettext("Finished in place %(place)s"), gettext("rating")
+    names: dict[int, str] = {}
+    number = _numbers()
     out = []
     for row in rows:
         match, place, change = row["match"], row["place"], row["change"]
@@ -104,15 +141,15 @@ def profile_match_rows(rows) -> str:
             f"{conditional_escape(match.display_title)}</a>\n"
             f'    <span class="badge {conditional_escape(match.status)}">{status}</span>\n'
             f'    <div class="muted">{game} · {day}</div>\n'
-            f'    <div class="scores">{seat_score_spans(match)}</div>\n    '
+            f'    <div class="scores">{_seat_spans(match, names, number)}</div>\n    '
         )
         if place:
-            out.append(f"<div>{finished_in % {'place': conditional_escape(localize(place))}}")
+            out.append(f"<div>{finished_in % {'place': conditional_escape(number(place))}}")
             if change:
                 direction = "up" if change.delta >= 0 else "down"
                 out.append(
-                    f" · {rating} {conditional_escape(localize(change.before))} → "
-                    f'{conditional_escape(localize(change.after))} <span class="explained {direction}">'
+                    f" · {rating} {conditional_escape(number(change.before))} → "
+                    f'{conditional_escape(number(change.after))} <span class="explained {direction}">'
                     f"({conditional_escape(change.explanation)})</span>"
                 )
             out.append("</div>")

@@ -61,3 +61,19 @@ def test_the_tag_writes_the_rows_the_template_wrote(client, play, players, user,
             Context({"rows": []})
         )
     assert "&lt;b&gt;Ada &amp; Bea&#x27;s&lt;/b&gt;" in written
+
+
+@pytest.mark.parametrize("grouping", [False, True])
+@pytest.mark.parametrize("language", ["en", "fr", "de", "ru"])
+def test_the_pages_number_writer_writes_what_localize_does(settings, language, grouping):
+    from decimal import Decimal
+
+    from django.utils.formats import localize
+
+    from ratings.templatetags.ratings import _numbers
+
+    settings.USE_THOUSAND_SEPARATOR = grouping
+    values = [0, 7, -23, 1500, 1234567, 2.5, -0.125, 12345.678, Decimal("1234.50"), True, None, "12"]
+    with translation.override(language):
+        number = _numbers()
+        assert [number(v) for v in values] == [localize(v) for v in values]
