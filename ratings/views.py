@@ -24,6 +24,9 @@ from .charts import line_chart
 from .services import rater
 
 PLAYERS_PER_PAGE = 50
+#: What the profile's match list shows of a match (its title, status, game and day, its seats'
+#: running totals from the state, the places from the result): the other columns are not read.
+LISTED_MATCH_FIELDS = ("id", "game", "title", "status", "created_at", "state", "result")
 
 
 def leaderboards(request):
@@ -78,7 +81,7 @@ def player_detail(request, pk: int):
         })  # fmt: skip
     # His matches with their seats only (the list shows no scorers, no creator), counted from
     # his seats (an index-only count, where the matches' count joined each of his matches).
-    matches = match_selectors.match_with_seats().filter(seats__player=player)
+    matches = match_selectors.match_with_seats().filter(seats__player=player).only(*LISTED_MATCH_FIELDS)
     paginator = Paginator(matches, MATCHES_PER_PAGE)
     paginator.count = Seat.objects.filter(player=player).count()  # one seat a match (a constraint)
     page = paginator.get_page(request.GET.get("page"))
