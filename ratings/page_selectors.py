@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from django.db.models import Count, Q, Subquery
-from django.db.models.functions import TruncDate
+from django.db.models import Count, DateField, Q, Subquery
+from django.db.models.functions import Cast, TruncDate
 from django.utils import timezone
 
 from scorekeeper.matches.models import Match, Player
@@ -88,7 +88,8 @@ def player_histories(*, player: Player | int) -> dict[str, list]:
     # loaded and converted per row was half of what was left.
     rows = (
         RatingHistory.objects.filter(pool_id__in=list(games), player=player)
-        .annotate(day=TruncDate("played_at", tzinfo=timezone.get_current_timezone()))
+        # Cast to a date: TruncDate's own converter, run on every row, has nothing to do here.
+        .annotate(day=Cast(TruncDate("played_at", tzinfo=timezone.get_current_timezone()), DateField()))
         .order_by("pool_id", "played_at", "match_id")
         .values_list(*HISTORY_FIELDS, "day", named=True)
     )

@@ -77,3 +77,25 @@ def test_the_pages_number_writer_writes_what_localize_does(settings, language, g
     with translation.override(language):
         number = _numbers()
         assert [number(v) for v in values] == [localize(v) for v in values]
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Paris", "America/New_York", "Asia/Kolkata"])
+def test_the_chart_s_days_are_those_of_the_page_s_time_zone(play, players, zone):
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    from django.utils import timezone
+
+    from ratings.models import RatingHistory
+    from ratings.page_selectors import player_histories
+
+    play([0, 1], [10, 3])
+    play([1, 0], [10, 4])
+    rating_events_process_all()
+    moments = [dt.datetime(2026, 3, 1, 23, 30, tzinfo=dt.UTC), dt.datetime(2026, 3, 29, 0, 45, tzinfo=dt.UTC)]
+    rows = RatingHistory.objects.filter(player=players[0]).order_by("played_at", "match_id")
+    for row, moment in zip(list(rows), moments, strict=True):
+        RatingHistory.objects.filter(pk=row.pk).update(played_at=moment)
+    with timezone.override(ZoneInfo(zone)):
+        (history,) = player_histories(player=players[0]).values()
+    assert [row.day for row in history] == [m.astimezone(ZoneInfo(zone)).date() for m in moments]
