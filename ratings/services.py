@@ -791,11 +791,14 @@ def _head_to_head_insert(game: str, rows: Iterable[tuple]) -> None:
 
 # -- a player merged (scorekeeper.matches.services.player_merge) ----------------------------
 def rating_player_merged(*, player, into, games: Sequence[str], by=None) -> RecomputeJob | None:
-    """The duplicate ``player``'s seats are another's now: his ratings go at once (he is listed
-    nowhere), and the pools of ``games`` are rebuilt from nothing by a full recompute of them
-    (a job, one pool task each, after the merge commits), as a staff recompute is."""
+    """The duplicate ``player``'s seats are ``into``'s now: his ratings go at once (he is listed
+    nowhere), the head-to-head records of both in ``games`` are counted again at once, and the
+    pools of ``games`` are rebuilt from nothing by a full recompute of them (a job, one pool
+    task each, after the merge commits), as a staff recompute is."""
     PlayerRating.objects.filter(player=player).delete()
-    for game in games:  # his records are the other's now (the recompute rebuilds them again)
+    for game in sorted(games):  # his records are the other's now
+        # Under the pool's lock, as its event processing counts them (one writer of a game's).
+        list(RatingPool.objects.select_for_update().filter(game=game).values_list("pk", flat=True))
         _head_to_head_recount_players(game, [player.pk, into.pk])
     if not games:
         return None
