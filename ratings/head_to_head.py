@@ -387,7 +387,12 @@ def pair_counts(seats: Iterable[tuple]) -> tuple[np.ndarray, np.ndarray, np.ndar
     # Plain arrays as they are read (a chunk of a million matches' seats).
     match, player, place, placed, team = array("q"), array("q"), array("q"), array("b"), array("q")
     for match_id, placements, who, position, seat_team in seats:
-        at = _place(placements, position)
+        # _place(placements, position), written out: a rebuild reads every seat of the game.
+        at = (
+            placements[position] if isinstance(placements, list) and 0 <= position < len(placements) else None
+        )
+        if type(at) is not int:
+            at = None
         match.append(match_id)
         player.append(who)
         placed.append(at is not None)

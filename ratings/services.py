@@ -724,21 +724,24 @@ def rating_head_to_head_rebuild(*, game: str) -> int:
 def _head_to_head_rebuild(game: str) -> int:
     from .head_to_head import merge_pair_counts, pair_counts  # it reads the ratings through this module
 
-    finished = Match.objects.filter(game=game, status=Match.Status.FINISHED).order_by("pk")
-    ids = list(finished.values_list("pk", flat=True))
+    finished = Match.objects.filter(game=game, status=Match.Status.FINISHED)
+    ids = list(finished.order_by("pk").values_list("pk", flat=True))
     parts = []
-    # A chunk of matches at a time (a million matches: four million seats), each chunk's pairs
-    # added up before the next is read.
+    # A range of match ids at a time (a million matches: four million seats; a range, not a
+    # list of ids, in two parameters), each range's pairs added up before the next is read.
     for i in range(0, len(ids), CHUNK * 10):
-        chunk = ids[i : i + CHUNK * 10]
-        placements = dict(
-            Match.objects.filter(pk__in=chunk).order_by().values_list("pk", "result__placements")
-        )
-        seats = Seat.objects.filter(match_id__in=chunk).order_by()
+        first, last = ids[i], ids[min(i + CHUNK * 10, len(ids)) - 1]
+        matches = finished.filter(pk__gte=first, pk__lte=last)
+        placements = dict(matches.order_by().values_list("pk", "result__placements"))
+        seats = Seat.objects.filter(
+            match__game=game, match__status=Match.Status.FINISHED, match_id__gte=first, match_id__lte=last
+        ).order_by()
         parts.append(
             pair_counts(
-                (match, placements.get(match), *seat)
-                for match, *seat in seats.values_list("match_id", "player_id", "position", "team")
+                (match, placements.get(match), player, position, team)
+                for match, player, position, team in seats.values_list(
+                    "match_id", "player_id", "position", "team"
+                )
             )
         )
     players, opponents, counts = merge_pair_counts(parts)
