@@ -56,8 +56,10 @@ def figures_from_state(state: Mapping[str, Any], seat: int) -> CulFigures:
         per_seat = [state[k] for k in ("points_total", "dropped", "gained", "required_total")]
     except KeyError as missing:
         raise ValueError(f"a cul state needs {missing.args[0]!r}") from None
-    if isinstance(seat, bool) or not isinstance(seat, int) or not all(
-        isinstance(v, list) and 0 <= seat < len(v) for v in per_seat
+    if (
+        isinstance(seat, bool)
+        or not isinstance(seat, int)
+        or not all(isinstance(v, list) and 0 <= seat < len(v) for v in per_seat)
     ):
         raise ValueError(f"seat {seat!r} is not in this cul state")
     s, d, g, t = (v[seat] for v in per_seat)
@@ -72,8 +74,9 @@ def overall_cul_rating(per_match_figures: Iterable[CulFigures], scale: str = "li
     total = ZERO
     for figures in per_match_figures:
         total = total + figures
-    return cul_rating(total.points_total, total.dropped, total.gained, total.parties,
-                      total.required_total, scale)
+    return cul_rating(
+        total.points_total, total.dropped, total.gained, total.parties, total.required_total, scale
+    )
 
 
 def overall_cul_rating_pct(per_match_figures: Iterable[CulFigures], scale: str = "literal") -> float | None:

@@ -10,23 +10,27 @@ by who finished ahead of whom.
 The reads are one query for the seats of the matches both played (however many matches there
 are), one for the ratings behind the chances; pages fetch only the matches they show. A list
 of opponents is ranked by one grouped count of the seats opposite his (a finished match's
-result places every seat), and the records are read for the opponents shown only.
+result places every seat), and the records are read for the opponents shown only. A profile's
+few rivals come from the records kept per pair (``HeadToHead``, counted by ``pair_records``
+as the rating events come in), read in one indexed query instead of from his every seat.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
+import numpy as np
 from django.db.models import Count, Exists, F, OuterRef, Q
 
 from scorekeeper.matches.models import Match, Player, Seat
 
 from .engine import Rating
-from .models import PlayerRating
+from .models import HeadToHead, PlayerRating
 from .services import rater
 
 WIN, LOSS, DRAW = "win", "loss", "draw"
@@ -344,11 +348,108 @@ def with_chances(*, player: Player, rivals: list[Rival]) -> list[Rival]:
 
 
 def rivals(*, player: Player, limit: int = RIVALS_SHOWN) -> list[Rival]:
-    """The ``limit`` players ``player`` met most often, with today's chances (a profile's): the
-    grouped count, then the meetings with those few only (``opposed`` reads every meeting: for
-    a busy player, thousands of rows turned into Python, twice the CPU of these two reads)."""
-    shown = [met.player for met in opponents(player=player)[:limit]]
-    return with_chances(player=player, rivals=records(player=player, opponents=shown))
+    """The ``limit`` players ``player`` met most often, with today's chances (a profile's): his
+    rows of the kept records (``HeadToHead``: one indexed read, however many matches he played)
+    ranked as ``opponents`` ranks, then the chances of the few shown. The records are those of
+    ``records``; they follow the matches as the ratings do (a match's rating event recounts
+    its pairs)."""
+    totals: dict[int, list] = {}
+    for other, name, game, met, wins, losses, draws in (
+        HeadToHead.objects.filter(player_id=player.pk)
+        .order_by("game")  # a rival's games counted in one order (``main_game``'s ties)
+        .values_list("opponent_id", "opponent__name", "game", "met", "wins", "losses", "draws")
+    ):
+        entry = totals.setdefault(other, [name, 0, Record(), Counter()])
+        entry[1] += met
+        entry[2].wins += wins
+        entry[2].losses += losses
+        entry[2].draws += draws
+        if wins + losses + draws:
+            entry[3][game] = wins + losses + draws
+    ranked = sorted(totals.items(), key=lambda item: (-item[1][1], item[1][0].casefold(), item[0]))[:limit]
+    shown = [Rival(Opponent(pk, name), record, games) for pk, (name, _met, record, games) in ranked]
+    return with_chances(player=player, rivals=shown)
+
+
+def pair_records(seats: Iterable[tuple]) -> list[tuple[int, int, int, int, int, int]]:
+    """(player, opponent, met, wins, losses, draws) of every two players over ``seats``: rows
+    (match id, the result's placements, player id, position, team) of every seat of some
+    finished matches, in any order. ``met`` as ``opponents`` counts (every seat opposite his),
+    the record as ``meetings`` makes it (a place for both); each pair comes both ways. What
+    ``HeadToHead`` keeps."""
+    players, opponents, counts = pair_counts(seats)
+    return list(zip(players.tolist(), opponents.tolist(), *counts.T.tolist(), strict=True))
+
+
+def pair_counts(seats: Iterable[tuple]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``pair_records`` in arrays (numpy: a full rebuild counts millions of pairs): players,
+    opponents, and their (met, wins, losses, draws), one row a pair."""
+    # Plain arrays as they are read (a chunk of a million matches' seats).
+    match, player, place, placed, team = array("q"), array("q"), array("q"), array("b"), array("q")
+    for match_id, placements, who, position, seat_team in seats:
+        # _place(placements, position), written out: a rebuild reads every seat of the game.
+        at = (
+            placements[position] if isinstance(placements, list) and 0 <= position < len(placements) else None
+        )
+        if type(at) is not int:
+            at = None
+        match.append(match_id)
+        player.append(who)
+        placed.append(at is not None)
+        place.append(at or 0)
+        team.append(-1 if seat_team is None else seat_team)
+    if not match:
+        return _no_pairs()
+    matches = np.frombuffer(match, np.int64)
+    order = np.argsort(matches, kind="stable")
+    match_of, player_of = matches[order], np.frombuffer(player, np.int64)[order]
+    place_of, placed_of = np.frombuffer(place, np.int64)[order], np.frombuffer(placed, np.int8)[order] == 1
+    team_of = np.frombuffer(team, np.int64)[order]
+    # Every two seats of a match: each seat with the one d places after it in the sorted rows
+    # (the seats of a match are together), for each d up to the largest table.
+    largest = int(np.unique(match_of, return_counts=True)[1].max())
+    firsts, seconds = [], []
+    for d in range(1, largest):
+        i = np.flatnonzero(match_of[:-d] == match_of[d:])
+        firsts += [i, i + d]
+        seconds += [i + d, i]
+    if not firsts:
+        return _no_pairs()
+    one, two = np.concatenate(firsts), np.concatenate(seconds)
+    # Opposite sides: no team for one of them (free for all), or two teams (partners did not meet).
+    opposite = (team_of[one] < 0) | (team_of[two] < 0) | (team_of[one] != team_of[two])
+    one, two = one[opposite], two[opposite]
+    both = placed_of[one] & placed_of[two]
+    ahead, behind = place_of[one] < place_of[two], place_of[one] > place_of[two]
+    counts = np.stack([np.ones(len(one), bool), both & ahead, both & behind, both & ~ahead & ~behind], axis=1)
+    return merge_pair_counts([(player_of[one], player_of[two], counts)])
+
+
+def merge_pair_counts(parts: Sequence[tuple]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The counts of ``parts`` (``pair_counts``' arrays, or their rows of single meetings)
+    added up per pair."""
+    if not parts:
+        return _no_pairs()
+    players = np.concatenate([part[0] for part in parts])
+    opponents = np.concatenate([part[1] for part in parts])
+    counts = np.concatenate([part[2] for part in parts]).astype(np.int64)
+    if not len(players):
+        return _no_pairs()
+    if max(players.max(), opponents.max()) < 2**31:  # one key a pair (ids of 31 bits)
+        keys, index = np.unique((players << 32) | opponents, return_inverse=True)
+        players, opponents = keys >> 32, keys & 0xFFFFFFFF
+    else:
+        keys, index = np.unique(np.stack([players, opponents], axis=1), axis=0, return_inverse=True)
+        players, opponents = keys[:, 0], keys[:, 1]
+    index = index.reshape(-1)
+    summed = np.stack(
+        [np.bincount(index, weights=counts[:, k], minlength=len(keys)) for k in range(4)], axis=1
+    )
+    return players, opponents, summed.astype(np.int64)
+
+
+def _no_pairs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, 4), np.int64)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from django.db.models import Count, Q, Subquery
+from django.db.models import Count, DateField, Q, Subquery
+from django.db.models.functions import Cast, TruncDate
+from django.utils import timezone
 
 from scorekeeper.matches.models import Match, Player
 from scorekeeper.rules import RULESETS
@@ -69,44 +71,67 @@ def leaderboards_overview(*, top: int = 5) -> list[dict[str, Any]]:
     return out
 
 
-#: What a profile reads of each of the player's history rows (``player_histories``).
-HISTORY_FIELDS = (
-    "pool_id", "match_id", "player_id", "played_at", "place",
-    "mu_before", "sigma_before", "mu_after", "sigma_after",
-)  # fmt: skip
+#: What a profile reads of each of the player's history rows (``player_histories``), beside
+#: ``day``: the day it was played on in the current time zone.
+HISTORY_FIELDS = ("pool_id", "match_id", "place", "mu_before", "sigma_before", "mu_after", "sigma_after")
 
 
 def player_histories(*, player: Player | int) -> dict[str, list]:
-    """The player's rated matches per game, oldest first (rows of ``HISTORY_FIELDS``), in two
-    queries."""
+    """The player's rated matches per game, oldest first (rows of ``HISTORY_FIELDS`` and
+    ``day``), in two queries."""
     # The pools' games from a query of their own: a joined pool per row would be built for
     # each of the player's (possibly thousands of) rows.
     games = dict(RatingPool.objects.values_list("pk", "game"))
     # Every pool named, so that the player's rows are found through the (pool, player, …) index
     # instead of a scan of every pool's history.
     # As named rows of the fields the profile shows, not model instances: a busy player has
-    # hundreds, and building a model instance each was two thirds of this read's time.
+    # hundreds, and building a model instance each was two thirds of this read's time. The
+    # day in the page's time zone (the chart's labels) from the database: an aware timestamp
+    # loaded and converted per row was half of what was left.
     rows = (
         RatingHistory.objects.filter(pool_id__in=list(games), player=player)
+        # Cast to a date: TruncDate's own converter, run on every row, has nothing to do here.
+        .annotate(day=Cast(TruncDate("played_at", tzinfo=timezone.get_current_timezone()), DateField()))
         .order_by("pool_id", "played_at", "match_id")
-        .values_list(*HISTORY_FIELDS, named=True)
+        .values_list(*HISTORY_FIELDS, "day", named=True)
     )
-    out: dict[str, list[RatingHistory]] = defaultdict(list)
+    out: dict[str, list] = defaultdict(list)
     for row in rows:
         out[games[row.pool_id]].append(row)
     return dict(sorted(out.items()))
 
 
-def rating_changes(histories: dict[str, list], *, match_ids) -> dict[int, Change]:
+#: What ``changes.explain`` reads of a history row.
+EXPLAINED_FIELDS = (
+    "match_id", "player_id", "side", "place", "mu_before", "sigma_before", "mu_after", "sigma_after",
+    "win_probability",
+)  # fmt: skip
+
+
+def rating_changes(histories: dict[str, list], *, player: Player | int, match_ids) -> dict[int, Change]:
     """The explained rating change of each of the player's rated matches among ``match_ids``
-    (a page of his matches), by match id: one query for the other players of those matches."""
+    (a page of his matches), by match id: one query for every row of those matches, found by
+    their places in the pool's order (``changes.rows_of_matches``' index) as his rows give them."""
     wanted = set(match_ids)
-    own = [row for history in histories.values() for row in history if row.match_id in wanted]
-    if not own:
+    by_pool: dict[int, set[int]] = defaultdict(set)
+    for history in histories.values():
+        for row in history:
+            if row.match_id in wanted:
+                by_pool[row.pool_id].add(row.match_id)
+    if not by_pool:
         return {}
-    player = own[0].player_id
-    explained = changes.explain(changes.rows_of_matches(own))
-    return {row.match_id: explained[row.match_id, player] for row in own}
+    pk = player.pk if isinstance(player, Player) else player
+    condition = Q()
+    for pool, ids in by_pool.items():
+        placed = RatingHistory.objects.filter(pool_id=pool, player_id=pk, match_id__in=ids).values(
+            "played_at"
+        )
+        condition |= Q(pool_id=pool, played_at__in=placed, match_id__in=ids)
+    # As named rows of what ``explain`` reads (in the model's order, as before), not models.
+    explained = changes.explain(
+        RatingHistory.objects.filter(condition).values_list(*EXPLAINED_FIELDS, named=True)
+    )
+    return {match: explained[match, pk] for ids in by_pool.values() for match in ids}
 
 
 def match_rating_changes(*, match: Match) -> list[dict[str, Any]]:

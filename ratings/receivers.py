@@ -26,4 +26,4 @@ def player_merged_replay(sender, *, player, into, games, by=None, **kwargs):
     """A duplicate merged into ``into``: his ratings go and the pools of ``games`` (where his
     finished matches are) are recomputed, after the merge commits. Returns the recompute job
     (the merge's caller shows it), or None."""
-    return rating_player_merged(player=player, games=games, by=by)
+    return rating_player_merged(player=player, into=into, games=games, by=by)

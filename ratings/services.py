@@ -53,7 +53,7 @@ from scorekeeper.rules import UnknownGame, find_ruleset
 
 from . import bulk, fitting, history_table
 from .engine import MatchOutcome, Rater, Rating, Replayed, replay_arrays
-from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool, RecomputeJob
+from .models import HeadToHead, PlayerRating, RatingEvent, RatingHistory, RatingPool, RecomputeJob
 
 log = logging.getLogger(__name__)
 
@@ -151,6 +151,7 @@ def rating_pool_update(*, game: str, from_event: int | None = None) -> dict[str,
         places = [*_places_rated(pool, matches), *_places_now(game, matches).items()]
         start = min((at, match) for match, at in places) if places else None
         replayed = _pool_rate_from(pool, start=start, changed=matches) if start else 0
+        _head_to_head_recount(game, matches)
         _mark_processed([pk for pk, _ in pending], timezone.now())
     return {"events": len(pending), "replayed": replayed}
 
@@ -196,11 +197,16 @@ def rating_pool_recompute(*, pool: RatingPool | int, job: RecomputeJob | int | N
         if job_pk is not None and pool.recomputed_by_id == job_pk:
             return {"pool": pool.game, "skipped": True}
         pending = list(
-            RatingEvent.objects.filter(game=pool.game, processed_at__isnull=True).values_list("id", flat=True)
+            RatingEvent.objects.filter(game=pool.game, processed_at__isnull=True).values_list(
+                "id", "match_id"
+            )
         )
         replayed = _pool_rate_from(pool, start=None, read_aside=read_aside)
+        # The records come from the seats, not the model: only the matches of the events
+        # taken here (their own tasks will find them done) are counted again.
+        _head_to_head_recount(pool.game, [match for _, match in pending])
         now = timezone.now()
-        _mark_processed(pending, now)
+        _mark_processed([pk for pk, _ in pending], now)
         pool.recomputed_by_id, pool.recomputed_at = job_pk, now
         pool.save(update_fields=["recomputed_by", "recomputed_at"])
         if job_pk is not None:
@@ -648,12 +654,155 @@ def _write_ratings(pool: RatingPool, r: Rater, rows: list[tuple], *, replace: bo
         )
 
 
+# -- head-to-head records (HeadToHead) ------------------------------------------------------
+#: Matches (or their players) of a batch of events beyond which their game's records are
+#: rebuilt whole: a backlog (a synthetic store, a worker back after an outage) holds most of
+#: the game's pairs anyway, in statements too long for a list of ids.
+RECOUNT_MATCHES = 2000
+RECOUNT_PLAYERS = 1000
+
+
+def _head_to_head_recount(game: str, matches: Iterable[int]) -> None:
+    """Count again, from the seats, the records of every two players of ``matches`` (in
+    ``game``): whatever these matches are now (finished, corrected, void, reopened), the pairs
+    they can change are counted anew over all their finished matches, so a repeat changes
+    nothing. The matches where two of them sat are found from their seats alone (a few
+    thousand index entries), then read with their results."""
+    ids = sorted(set(matches))
+    if len(ids) > RECOUNT_MATCHES:
+        _head_to_head_rebuild(game)
+        return
+    players = set(Seat.objects.filter(match_id__in=ids).values_list("player_id", flat=True))
+    if len(players) > RECOUNT_PLAYERS:
+        _head_to_head_rebuild(game)
+        return
+    if len(players) < 2:
+        return
+    shared = (
+        Seat.objects.filter(player_id__in=players)
+        .order_by()
+        .values("match_id")
+        .annotate(n=Count("id"))
+        .filter(n__gte=2)
+        .values_list("match_id", flat=True)
+    )
+    seats = Seat.objects.filter(
+        match_id__in=list(shared),
+        player_id__in=players,
+        match__game=game,
+        match__status=Match.Status.FINISHED,
+    ).order_by()
+    _head_to_head_write(
+        game,
+        seats.values_list("match_id", "match__result__placements", "player_id", "position", "team"),
+        replace=HeadToHead.objects.filter(game=game, player_id__in=players, opponent_id__in=players),
+    )
+
+
+def _head_to_head_recount_players(game: str, players: Sequence[int]) -> None:
+    """Count again every record of ``players`` in ``game`` (against anyone), from the seats of
+    their finished matches (a merge: the duplicate's records are the other's now)."""
+    finished = Seat.objects.filter(
+        player_id__in=players, match__game=game, match__status=Match.Status.FINISHED
+    )
+    seats = Seat.objects.filter(match_id__in=finished.values("match_id")).order_by()
+    _head_to_head_write(
+        game,
+        seats.values_list("match_id", "match__result__placements", "player_id", "position", "team"),
+        replace=HeadToHead.objects.filter(Q(player_id__in=players) | Q(opponent_id__in=players), game=game),
+        only=set(players),
+    )
+
+
+def rating_head_to_head_rebuild(*, game: str) -> int:
+    """Every head-to-head record of ``game`` again, from the seats of its finished matches (a
+    backlog of events; a restore, whose events come processed). Returns how many were written."""
+    with transaction.atomic():
+        return _head_to_head_rebuild(game)
+
+
+def _head_to_head_rebuild(game: str) -> int:
+    from .head_to_head import merge_pair_counts, pair_counts  # it reads the ratings through this module
+
+    finished = Match.objects.filter(game=game, status=Match.Status.FINISHED)
+    ids = list(finished.order_by("pk").values_list("pk", flat=True))
+    parts = []
+    # A range of match ids at a time (a million matches: four million seats; a range, not a
+    # list of ids, in two parameters), each range's pairs added up before the next is read.
+    for i in range(0, len(ids), CHUNK * 10):
+        first, last = ids[i], ids[min(i + CHUNK * 10, len(ids)) - 1]
+        matches = finished.filter(pk__gte=first, pk__lte=last)
+        placements = dict(matches.order_by().values_list("pk", "result__placements"))
+        seats = Seat.objects.filter(
+            match__game=game, match__status=Match.Status.FINISHED, match_id__gte=first, match_id__lte=last
+        ).order_by()
+        parts.append(
+            pair_counts(
+                (match, placements.get(match), player, position, team)
+                for match, player, position, team in seats.values_list(
+                    "match_id", "player_id", "position", "team"
+                )
+            )
+        )
+    players, opponents, counts = merge_pair_counts(parts)
+    del parts
+    HeadToHead.objects.filter(game=game).delete()
+    for i in range(0, len(players), 50_000):  # rows as Python objects a slice at a time
+        _head_to_head_insert(
+            game,
+            zip(players[i : i + 50_000].tolist(), opponents[i : i + 50_000].tolist(),
+                *counts[i : i + 50_000].T.tolist(), strict=True),
+        )  # fmt: skip
+    return len(players)
+
+
+def _head_to_head_write(game: str, seats: Iterable[tuple], *, replace, only: set[int] | None = None) -> None:
+    """Replace the rows of ``replace`` by the records of ``seats`` (those of the ``only``
+    players, if given: the other pairs of their matches were not read whole)."""
+    from .head_to_head import pair_records  # it reads the ratings through this module
+
+    rows = [row for row in pair_records(seats) if only is None or row[0] in only or row[1] in only]
+    replace.delete()
+    _head_to_head_insert(game, rows)
+
+
+def _head_to_head_insert(game: str, rows: Iterable[tuple]) -> None:
+    """Store ``rows`` (player, opponent, met, wins, losses, draws) of ``game``."""
+    if connection.vendor == "postgresql":
+        # A rebuild writes 250,000 rows for 500 players: a COPY, not bulk_create.
+        columns = ", ".join(
+            _column(HeadToHead, name)
+            for name in ("player", "opponent", "game", "met", "wins", "losses", "draws")
+        )
+        with (
+            connection.cursor() as cursor,
+            cursor.copy(f'COPY "{HeadToHead._meta.db_table}" ({columns}) FROM STDIN') as copy,
+        ):
+            for player, other, *counts in rows:
+                copy.write_row((player, other, game, *counts))
+        return
+    HeadToHead.objects.bulk_create(
+        (
+            HeadToHead(
+                player_id=player, opponent_id=other, game=game, met=met, wins=wins, losses=losses, draws=draws
+            )
+            for player, other, met, wins, losses, draws in rows
+        ),
+        batch_size=1000,
+    )
+
+
 # -- a player merged (scorekeeper.matches.services.player_merge) ----------------------------
-def rating_player_merged(*, player, games: Sequence[str], by=None) -> RecomputeJob | None:
-    """The duplicate ``player``'s seats are another's now: his ratings go at once (he is listed
-    nowhere), and the pools of ``games`` are rebuilt from nothing by a full recompute of them
-    (a job, one pool task each, after the merge commits), as a staff recompute is."""
+def rating_player_merged(*, player, into, games: Sequence[str], by=None) -> RecomputeJob | None:
+    """The duplicate ``player``'s seats are ``into``'s now: his ratings go at once (he is listed
+    nowhere), the head-to-head records of both in ``games`` are counted again at once, and the
+    pools of ``games`` are rebuilt from nothing by a full recompute of them (a job, one pool
+    task each, after the merge commits), as a staff recompute is."""
     PlayerRating.objects.filter(player=player).delete()
+    for game in sorted(games):  # his records are the other's now
+        # Under the pool's lock, as its event processing counts them (one writer of a game's).
+        list(RatingPool.objects.select_for_update().filter(game=game).values_list("pk", flat=True))
+        _head_to_head_recount_players(game, [player.pk, into.pk])
     if not games:
         return None
     return rating_recompute_request(by=by, games=games)

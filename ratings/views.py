@@ -12,7 +12,6 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.formats import date_format, number_format
-from django.utils.timezone import localtime
 from django.utils.translation import gettext, ngettext
 
 from scorekeeper.matches import selectors as match_selectors
@@ -25,6 +24,9 @@ from .charts import line_chart
 from .services import rater
 
 PLAYERS_PER_PAGE = 50
+#: What the profile's match list shows of a match (its title, status, game and day, its seats'
+#: running totals from the state, the places from the result): the other columns are not read.
+LISTED_MATCH_FIELDS = ("id", "game", "title", "status", "created_at", "state", "result")
 
 
 def leaderboards(request):
@@ -79,11 +81,13 @@ def player_detail(request, pk: int):
         })  # fmt: skip
     # His matches with their seats only (the list shows no scorers, no creator), counted from
     # his seats (an index-only count, where the matches' count joined each of his matches).
-    matches = match_selectors.match_with_seats().filter(seats__player=player)
+    matches = match_selectors.match_with_seats().filter(seats__player=player).only(*LISTED_MATCH_FIELDS)
     paginator = Paginator(matches, MATCHES_PER_PAGE)
     paginator.count = Seat.objects.filter(player=player).count()  # one seat a match (a constraint)
     page = paginator.get_page(request.GET.get("page"))
-    changes = page_selectors.rating_changes(histories, match_ids=[match.pk for match in page.object_list])
+    changes = page_selectors.rating_changes(
+        histories, player=player, match_ids=[match.pk for match in page.object_list]
+    )
     rows = []
     for match in page.object_list:
         rows.append({"match": match, "place": _place_of(match, player), "change": changes.get(match.pk)})
@@ -108,14 +112,17 @@ def _rating_chart(history):
     model = rater()
     values = [display.displayed(first.mu_before, first.sigma_before, model=model).rating]
     labels = [""]
-    days: dict = {}  # a day's label formatted once (a club plays several matches an evening)
-    zone = timezone.get_current_timezone()
+    # ``display.displayed(mu, sigma).rating`` of every row, its scale taken once (a point per
+    # rated match: hundreds), and a day's label formatted once (a club plays several matches
+    # an evening).
+    k, start = display.points_per_mu(model), model.mu
+    days: dict = {}
     for row in history:
-        values.append(display.displayed(row.mu_after, row.sigma_after, model=model).rating)
-        day = row.played_at.astimezone(zone).date()
-        if day not in days:
-            days[day] = date_format(day, "SHORT_DATE_FORMAT")
-        labels.append(days[day])
+        values.append(round(display.NEWCOMER + k * (row.mu_after - start)))
+        label = days.get(row.day)
+        if label is None:
+            label = days[row.day] = date_format(row.day, "SHORT_DATE_FORMAT")
+        labels.append(label)
     return line_chart(values, labels)
 
 
@@ -129,15 +136,11 @@ def _chart_desc(history) -> str:
         len(history),
     ) % {
         "count": len(history),
-        "first": _day(first.played_at),
-        "last": _day(last.played_at),
+        "first": date_format(first.day, "SHORT_DATE_FORMAT"),
+        "last": date_format(last.day, "SHORT_DATE_FORMAT"),
         "start": number_format(display.rating(first.mu_before, first.sigma_before)),
         "end": number_format(display.rating(last.mu_after, last.sigma_after)),
     }
-
-
-def _day(moment) -> str:
-    return date_format(localtime(moment), "SHORT_DATE_FORMAT")
 
 
 def season(request, game: str):

@@ -111,8 +111,9 @@ def parse_match(data: Any, number: int = 1) -> BacktestMatch:
             raise _fail(number, f"sides[{i}] must be a non-empty list of players")
         for player in side:
             if not _player(player):
-                raise _fail(number, f"sides[{i}]: a player is a non-empty string or an integer, "
-                                    f"not {player!r}")
+                raise _fail(
+                    number, f"sides[{i}]: a player is a non-empty string or an integer, not {player!r}"
+                )
             if player in seen:
                 raise _fail(number, f"player {player!r} appears twice")
             seen.add(player)
@@ -509,8 +510,11 @@ def format_report(report: Report) -> str:
             cells = []
             for n in sizes:
                 c = s.calibration.get((n, b))
-                cells.append(f"{c.predicted / c.count:.3f} / {c.observed / c.count:.3f} ({c.count:>6})"
-                             if c else " " * 23)
+                cells.append(
+                    f"{c.predicted / c.count:.3f} / {c.observed / c.count:.3f} ({c.count:>6})"
+                    if c
+                    else " " * 23
+                )
             lines.append(f"| ≤ {edge:.1f}   | " + " | ".join(f"{x:<23}" for x in cells) + " |")
     return "\n".join(lines)
 
@@ -745,15 +749,26 @@ def display_study(
             shown = [ratings[p].mu - z * ratings[p].sigma for p in listed]
             true = [truth[p] for p in listed]
             top = sorted(range(len(listed)), key=lambda i: -shown[i])[:10]
-            rows.append(DisplayRow(z, floor, len(listed), _spearman(shown, true),
-                                   sum(true[i] for i in top) / max(1, len(top))))
+            rows.append(
+                DisplayRow(
+                    z,
+                    floor,
+                    len(listed),
+                    _spearman(shown, true),
+                    sum(true[i] for i in top) / max(1, len(top)),
+                )
+            )
     return rows
 
 
 def format_display_study(rows: Sequence[DisplayRow]) -> str:
-    lines = ["| z | min matches | listed | Spearman with true skill | top-10 true skill |",
-             "|---|-------------|--------|--------------------------|-------------------|"]
+    lines = [
+        "| z | min matches | listed | Spearman with true skill | top-10 true skill |",
+        "|---|-------------|--------|--------------------------|-------------------|",
+    ]
     for r in rows:
-        lines.append(f"| {r.z:g} | {r.min_matches:11} | {r.listed:6} | {r.spearman:24.3f} | "
-                     f"{r.top10_true_skill:17.3f} |")
+        lines.append(
+            f"| {r.z:g} | {r.min_matches:11} | {r.listed:6} | {r.spearman:24.3f} | "
+            f"{r.top10_true_skill:17.3f} |"
+        )
     return "\n".join(lines)

@@ -177,8 +177,9 @@ class DynamicRefitModel(_Strengths):
                 self.precision[k] = last_precision
 
 
-def _chain_step(theta: list[float], epochs: list[int], grad: list[float], hess: list[float],
-                prior: float, drift2: float) -> tuple[list[float], float]:
+def _chain_step(
+    theta: list[float], epochs: list[int], grad: list[float], hess: list[float], prior: float, drift2: float
+) -> tuple[list[float], float]:
     """One Newton step for one player's chain of strengths (Thomas algorithm).
 
     The log-posterior's gradient and negative Hessian add the random-walk links to the

@@ -55,8 +55,12 @@ def evaluation(value: dict[str, Any] | None) -> dict[str, Any]:
     if not value:
         return value or {}
     out = dict(value)
-    for key, localize in (("errors", problems), ("warnings", problems), ("mismatches", mismatches),
-                          ("breakdown", breakdown)):
+    for key, localize in (
+        ("errors", problems),
+        ("warnings", problems),
+        ("mismatches", mismatches),
+        ("breakdown", breakdown),
+    ):
         if key in out:
             out[key] = localize(out[key])
     return out

@@ -44,7 +44,10 @@ def card_points(card: Card) -> int:
 @dataclass(frozen=True)
 class BankOptions(GameOptions):
     target: int = option(
-        248, effect="scoring", minimum=1, label=gettext_noop("Target"),
+        248,
+        effect="scoring",
+        minimum=1,
+        label=gettext_noop("Target"),
         help=gettext_noop("points to win (≥ target, spec 1.9)"),
     )
     leftover_rule: str = option(
@@ -83,11 +86,17 @@ class BankOptions(GameOptions):
         ),
     )
     penalty_flat: int = option(
-        31, choices=PENALTY_FLAT_AMOUNTS, effect="scoring", label=gettext_noop("Fixed penalty"),
+        31,
+        choices=PENALTY_FLAT_AMOUNTS,
+        effect="scoring",
+        label=gettext_noop("Fixed penalty"),
         help=gettext_noop("option 2a amount"),
     )
     penalty_per_card: int = option(
-        3, choices=PENALTY_PER_CARD_AMOUNTS, effect="scoring", label=gettext_noop("Penalty per card"),
+        3,
+        choices=PENALTY_PER_CARD_AMOUNTS,
+        effect="scoring",
+        label=gettext_noop("Penalty per card"),
         help=gettext_noop("option 2b amount per card"),
     )
     king_bonus: str = option(
@@ -119,9 +128,11 @@ class BankOptions(GameOptions):
         ),
     )
     seven_rule: int = option(
-        1, choices=(1, 2, 3, 4), effect="recorded", label=gettext_noop("After a seven"), help=gettext_noop(
-            "what the next player does after a seven"
-        )
+        1,
+        choices=(1, 2, 3, 4),
+        effect="recorded",
+        label=gettext_noop("After a seven"),
+        help=gettext_noop("what the next player does after a seven"),
     )
     next_dealer_rule: str = option(
         "free",
@@ -435,10 +446,17 @@ class Bank(Ruleset):
         # Match end depends on the totals alone (spec 9), so over and tiebreak_seats must agree with them.
         over, expected_tied = self.judge(totals)
         if (state["over"], tied) != (over, expected_tied):
-            problems.append(Message("bank.state.judge", {
-                "over": describe(state["over"]), "tied": str(tied), "totals": str(totals),
-                "target": self.options.target,
-            }))
+            problems.append(
+                Message(
+                    "bank.state.judge",
+                    {
+                        "over": describe(state["over"]),
+                        "tied": str(tied),
+                        "totals": str(totals),
+                        "target": self.options.target,
+                    },
+                )
+            )
         if state["parties"] == 0 and (any(totals) or state["last_dealer"] is not None):
             problems.append(Message("bank.state.nothing_played"))
         return problems
@@ -525,8 +543,12 @@ class Bank(Ruleset):
                 worth = sum(map(card_points, cards[p]))
                 if worth != points[p]:
                     f.error(
-                        "captured_conflict", f"captured_points[{p}]", "bank.captured_conflict",
-                        seat=p, points=points[p], worth=worth,
+                        "captured_conflict",
+                        f"captured_points[{p}]",
+                        "bank.captured_conflict",
+                        seat=p,
+                        points=points[p],
+                        worth=worth,
                     )
         if points is not None:
             captured, captured_path = points, "captured_points"
@@ -593,8 +615,14 @@ class Bank(Ruleset):
             f.error("field_invalid", path, "field.not_integer", path=path, value=describe(value))
             return _BAD
         if not 0 <= value <= PACK_POINTS:
-            f.error("captured_points_invalid", path, "bank.captured_points_range", path=path, value=value,
-                    maximum=PACK_POINTS)
+            f.error(
+                "captured_points_invalid",
+                path,
+                "bank.captured_points_range",
+                path=path,
+                value=value,
+                maximum=PACK_POINTS,
+            )
             return _BAD
         return value
 
@@ -633,8 +661,13 @@ class Bank(Ruleset):
         o = self.options
         n = self.seats
         if rec.dealer is not None and rec.dealer not in playing:
-            f.error("seat_not_participating", "dealer", "bank.dealer_not_playing",
-                    seat=rec.dealer, seats=str(sorted(playing)))
+            f.error(
+                "seat_not_participating",
+                "dealer",
+                "bank.dealer_not_playing",
+                seat=rec.dealer,
+                seats=str(sorted(playing)),
+            )
 
         for p in range(n):
             if p in playing:
@@ -653,8 +686,13 @@ class Bank(Ruleset):
             positions = sorted(rec.finish[p] for p in playing if rec.finish[p] is not None)
             m = len(positions)
             if positions != list(range(1, m + 1)):
-                f.error("finish_positions_invalid", "finish", "bank.positions_invalid",
-                        positions=str(positions), m=m)
+                f.error(
+                    "finish_positions_invalid",
+                    "finish",
+                    "bank.positions_invalid",
+                    positions=str(positions),
+                    m=m,
+                )
             if m > len(playing) - 1:
                 f.error("finish_all_out", "finish", "bank.all_out", m=m, n=len(playing))
 
@@ -681,8 +719,15 @@ class Bank(Ruleset):
             captured = sum(rec.captured)
             held = sum(card_points(c) for cards in rec.left for c in cards)
             if captured + held > PACK_POINTS:
-                f.error("points_exceed_deck", rec.captured_path, "bank.points_exceed_deck",
-                        captured=captured, held=held, total=captured + held, pack=PACK_POINTS)
+                f.error(
+                    "points_exceed_deck",
+                    rec.captured_path,
+                    "bank.points_exceed_deck",
+                    captured=captured,
+                    held=held,
+                    total=captured + held,
+                    pack=PACK_POINTS,
+                )
 
     def _warn(self, ev: Evaluation, state: dict[str, Any], rec: _Record, playing: frozenset[int]) -> None:
         went_out = sum(1 for p in playing if rec.finish[p] is not None)

@@ -195,8 +195,9 @@ class Bastard(Ruleset):
             problems.append(Message("bastard.state.over", {"hands": self.hands_per_match, "played": played}))
         return problems
 
-    def _evaluate(self, state: dict[str, Any], record: dict[str, Any], ev: Evaluation,
-                  accept_declared: bool) -> None:
+    def _evaluate(
+        self, state: dict[str, Any], record: dict[str, Any], ev: Evaluation, accept_declared: bool
+    ) -> None:
         n = self.seats
         f = Fields(ev, n)
         dealer = f.get(record, "dealer")
@@ -214,8 +215,14 @@ class Bastard(Ruleset):
                 k = len(specials[p])
                 if tricks[p] < ceil(k / n):
                     ev.error(
-                        "specials_without_tricks", join("specials", p), "bastard.specials_without_tricks",
-                        seat=p, tricks=tricks[p], specials=k, needed=ceil(k / n), n=n,
+                        "specials_without_tricks",
+                        join("specials", p),
+                        "bastard.specials_without_tricks",
+                        seat=p,
+                        tricks=tricks[p],
+                        specials=k,
+                        needed=ceil(k / n),
+                        n=n,
                     )
         if ev.errors or None in (dealer, trump, tricks, specials, declared):
             return
@@ -244,8 +251,14 @@ class Bastard(Ruleset):
                 if declared[p] != scores[p]:
                     notes = [note for _, _, note in hand_score(piles[p], quadruple)]
                     ev.mismatch(
-                        p, declared[p], scores[p], "bastard.mismatch",
-                        notes=notes, score=scores[p], total=total, declared=sum(declared),
+                        p,
+                        declared[p],
+                        scores[p],
+                        "bastard.mismatch",
+                        notes=notes,
+                        score=scores[p],
+                        total=total,
+                        declared=sum(declared),
                     )
 
         self._warn(ev, state, dealer, pass_count)
@@ -288,8 +301,14 @@ class Bastard(Ruleset):
             return None
         expected = TRICKS[self.seats]
         if sum(out) != expected:
-            f.error("tricks_sum", "tricks", "bastard.tricks_sum",
-                    total=sum(out), seats=self.seats, expected=expected)
+            f.error(
+                "tricks_sum",
+                "tricks",
+                "bastard.tricks_sum",
+                total=sum(out),
+                seats=self.seats,
+                expected=expected,
+            )
             return None
         return out
 
@@ -318,12 +337,24 @@ class Bastard(Ruleset):
                     ok = False
                     continue
                 if card not in SPECIALS:
-                    f.error("special_invalid", where, "bastard.special_invalid",
-                            path=where, card=str(card), specials=" ".join(map(str, SPECIALS)))
+                    f.error(
+                        "special_invalid",
+                        where,
+                        "bastard.special_invalid",
+                        path=where,
+                        card=str(card),
+                        specials=" ".join(map(str, SPECIALS)),
+                    )
                     ok = False
                 elif card in seen:
-                    f.error("special_duplicate", where, "field.card_duplicate",
-                            path=where, card=str(card), other=seen[card])
+                    f.error(
+                        "special_duplicate",
+                        where,
+                        "field.card_duplicate",
+                        path=where,
+                        card=str(card),
+                        other=seen[card],
+                    )
                     ok = False
                 else:
                     seen[card] = where
@@ -341,12 +372,24 @@ class Bastard(Ruleset):
     def _warn(self, ev: Evaluation, state: dict[str, Any], dealer: int, pass_count: Any) -> None:
         last = state["last_dealer"]
         if last is not None and dealer != (last + 1) % self.seats:
-            ev.warn("dealer_rotation", "dealer", "bastard.dealer_rotation",
-                    last=last, expected=(last + 1) % self.seats, dealer=dealer)
+            ev.warn(
+                "dealer_rotation",
+                "dealer",
+                "bastard.dealer_rotation",
+                last=last,
+                expected=(last + 1) % self.seats,
+                dealer=dealer,
+            )
         if pass_count is MISSING:
             return
         hand = state["hands_played"] + 1
         expected = 2 * hand - 1 if self.options.passing == "increasing" else 0
         if pass_count != expected:
-            ev.warn("pass_count_schedule", "pass_count", "bastard.pass_count",
-                    hand=hand, expected=expected, count=pass_count)
+            ev.warn(
+                "pass_count_schedule",
+                "pass_count",
+                "bastard.pass_count",
+                hand=hand,
+                expected=expected,
+                count=pass_count,
+            )

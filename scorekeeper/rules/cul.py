@@ -93,8 +93,12 @@ def card_value(card: Card) -> int:
 def _rating(
     points_total: int, dropped: int, gained: int, parties: int, required_total: int, scale: str
 ) -> Fraction | None:
-    for name, value in (("dropped", dropped), ("gained", gained), ("parties", parties),
-                        ("required_total", required_total)):
+    for name, value in (
+        ("dropped", dropped),
+        ("gained", gained),
+        ("parties", parties),
+        ("required_total", required_total),
+    ):
         if not is_int(value) or value < 0:
             raise ValueError(f"{name} must be an integer ≥ 0, not {describe(value)}")
     if not is_int(points_total):
@@ -200,7 +204,14 @@ RECORD_SCHEMA: dict[str, Any] = {
 }
 
 STATE_KEYS = (
-    "parties", "banks", "points_total", "dropped", "gained", "required_total", "last_first_leader", "over",
+    "parties",
+    "banks",
+    "points_total",
+    "dropped",
+    "gained",
+    "required_total",
+    "last_first_leader",
+    "over",
 )
 
 
@@ -270,8 +281,9 @@ class Cul(Ruleset):
         return problems
 
     # -- one party ---------------------------------------------------------------
-    def _evaluate(self, state: dict[str, Any], record: dict[str, Any], ev: Evaluation,
-                  accept_declared: bool) -> None:
+    def _evaluate(
+        self, state: dict[str, Any], record: dict[str, Any], ev: Evaluation, accept_declared: bool
+    ) -> None:
         n = self.seats
         f = Fields(ev, n)
         raw = {
@@ -285,8 +297,9 @@ class Cul(Ruleset):
         bets = self._read_bets(f, raw["bets"])
         points = None
         if raw["points"] is not MISSING:
-            points = f.integers(raw["points"], "points", minimum=MIN_POINTS, maximum=MAX_POINTS,
-                                code="points_out_of_range")
+            points = f.integers(
+                raw["points"], "points", minimum=MIN_POINTS, maximum=MAX_POINTS, code="points_out_of_range"
+            )
         declared = None
         if raw["declared_banks"] is not MISSING:
             declared = f.integers(raw["declared_banks"], "declared_banks", minimum=0)
@@ -309,17 +322,22 @@ class Cul(Ruleset):
                 delta = 0
             deltas.append(delta)
             required.append(target)
-            ev.line(p, "bank_change", delta, _WHY[delta],
-                    bet=_BET_TERMS[bets[p]], points=points[p], target=target)
+            ev.line(
+                p, "bank_change", delta, _WHY[delta], bet=_BET_TERMS[bets[p]], points=points[p], target=target
+            )
         ev.scores = deltas
 
         computed_banks = [b + d for b, d in zip(state["banks"], deltas, strict=True)]
         for p in range(n):
             if declared[p] != computed_banks[p]:
                 ev.mismatch(
-                    p, declared[p], computed_banks[p], "cul.mismatch",
+                    p,
+                    declared[p],
+                    computed_banks[p],
+                    "cul.mismatch",
                     why=_why(bets[p], points[p], required[p], deltas[p]),
-                    before=state["banks"][p], after=computed_banks[p],
+                    before=state["banks"][p],
+                    after=computed_banks[p],
                 )
 
         self._warn(ev, state, dealer, bonuses, captured)
@@ -346,8 +364,14 @@ class Cul(Ruleset):
         """Spec 8 result: placements by banks ascending, banks, each player's match rating."""
         scale = self.options.rating_scale
         ratings = [
-            cul_rating_pct(state["points_total"][p], state["dropped"][p], state["gained"][p],
-                           state["parties"], state["required_total"][p], scale)
+            cul_rating_pct(
+                state["points_total"][p],
+                state["dropped"][p],
+                state["gained"][p],
+                state["parties"],
+                state["required_total"][p],
+                scale,
+            )
             for p in range(self.seats)
         ]
         banks = list(state["banks"])
@@ -401,8 +425,14 @@ class Cul(Ruleset):
                     continue
                 where = join(where, "item")
                 if not (isinstance(item, str) and item in BONUS_VALUES):
-                    f.error("bonus_invalid", where, "cul.bonus_unknown",
-                            path=where, value=describe(item), allowed=", ".join(BONUS_VALUES))
+                    f.error(
+                        "bonus_invalid",
+                        where,
+                        "cul.bonus_unknown",
+                        path=where,
+                        value=describe(item),
+                        allowed=", ".join(BONUS_VALUES),
+                    )
                     ok = False
                 elif item in names:
                     f.error("bonus_invalid", where, "cul.bonus_twice", path=where, item=item, seat=p)
@@ -412,9 +442,13 @@ class Cul(Ruleset):
             out.append(names if ok else None)
         return out
 
-    def _check_points_against_cards(self, ev: Evaluation, points: list[int],
-                                    captured: list[list[Card] | None],
-                                    bonuses: list[list[str] | None] | None) -> None:
+    def _check_points_against_cards(
+        self,
+        ev: Evaluation,
+        points: list[int],
+        captured: list[list[Card] | None],
+        bonuses: list[list[str] | None] | None,
+    ) -> None:
         for p in range(self.seats):
             claims = [] if bonuses is None else bonuses[p]
             if captured[p] is None or claims is None:
@@ -423,14 +457,25 @@ class Cul(Ruleset):
             extra = sum(BONUS_VALUES[item] for item in claims)
             if points[p] != cards + extra:
                 ev.error(
-                    "points_cards_mismatch", f"points[{p}]",
+                    "points_cards_mismatch",
+                    f"points[{p}]",
                     "cul.points_with_bonuses" if claims else "cul.points_cards",
-                    seat=p, points=points[p], cards=cards, bonuses=extra, total=cards + extra,
+                    seat=p,
+                    points=points[p],
+                    cards=cards,
+                    bonuses=extra,
+                    total=cards + extra,
                 )
 
     # -- warnings ----------------------------------------------------------------
-    def _warn(self, ev: Evaluation, state: dict[str, Any], dealer: int,
-              bonuses: list[list[str] | None] | None, captured: list[list[Card] | None] | None) -> None:
+    def _warn(
+        self,
+        ev: Evaluation,
+        state: dict[str, Any],
+        dealer: int,
+        bonuses: list[list[str] | None] | None,
+        captured: list[list[Card] | None] | None,
+    ) -> None:
         previous = state["last_first_leader"]
         checked = self.options.dealer_rule == "previous_first_leader"
         if checked and previous is not None and dealer != previous:
@@ -442,8 +487,13 @@ class Cul(Ruleset):
                 continue
             for i, item in enumerate(bonuses[p]):
                 if not bonus_supported(item, captured[p]):
-                    ev.warn("bonus_unsupported", f"bonuses[{p}][{i}].item", "cul.bonus_unsupported",
-                            seat=p, item=item)
+                    ev.warn(
+                        "bonus_unsupported",
+                        f"bonuses[{p}][{i}].item",
+                        "cul.bonus_unsupported",
+                        seat=p,
+                        item=item,
+                    )
 
 
 def bonus_supported(item: str, cards: list[Card]) -> bool:

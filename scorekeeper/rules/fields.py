@@ -196,8 +196,9 @@ class Fields:
         n = self.seats if seats is None else seats
         if is_int(value) and 0 <= value < n:
             return value
-        self.error("seat_out_of_range", path, "field.not_a_seat",
-                   path=path, last=n - 1, value=describe(value))
+        self.error(
+            "seat_out_of_range", path, "field.not_a_seat", path=path, last=n - 1, value=describe(value)
+        )
         return None
 
     # -- lists -----------------------------------------------------------
@@ -213,8 +214,9 @@ class Fields:
         if items is None:
             return None
         if len(items) != self.seats:
-            self.error("array_length", path, "field.per_seat_length",
-                       path=path, seats=self.seats, length=len(items))
+            self.error(
+                "array_length", path, "field.per_seat_length", path=path, seats=self.seats, length=len(items)
+            )
             return None
         return items
 
@@ -271,8 +273,14 @@ class Fields:
                 ok = False
                 continue
             if card in seen:
-                self.error("card_duplicate", where, "field.card_duplicate",
-                           path=where, card=str(card), other=seen[card])
+                self.error(
+                    "card_duplicate",
+                    where,
+                    "field.card_duplicate",
+                    path=where,
+                    card=str(card),
+                    other=seen[card],
+                )
                 ok = False
                 continue
             seen[card] = where

@@ -58,8 +58,12 @@ class Mismatch:
         return _with_text(out, "explanation", self.explanation_code, self.explanation_params)
 
     def as_problem(self) -> Problem:
-        params = {"seat": self.seat, "declared": self.declared, "computed": self.computed,
-                  "explanation": text_of(self)}
+        params = {
+            "seat": self.seat,
+            "declared": self.declared,
+            "computed": self.computed,
+            "explanation": text_of(self),
+        }
         return Problem("score_mismatch", f"declared[{self.seat}]", "result.score_mismatch", params)
 
 

@@ -29,9 +29,7 @@ def find_ruleset(key: str) -> type[Ruleset]:
         raise UnknownGame(Message("game.unknown", {"key": repr(key), "known": known})) from None
 
 
-def state_key_problems(
-    state: dict[str, Any], keys: tuple[str, ...], *, closed: bool = True
-) -> list[Message]:
+def state_key_problems(state: dict[str, Any], keys: tuple[str, ...], *, closed: bool = True) -> list[Message]:
     """The state's missing keys and, when ``closed``, its keys the game does not know."""
     problems = [Message("state.key_missing", {"key": key}) for key in keys if key not in state]
     if closed:
@@ -95,8 +93,9 @@ class Ruleset:
         ev = Evaluation()
         if self.seats not in self.seat_counts:
             allowed = ", ".join(map(str, self.seat_counts))
-            ev.error("seat_count", "seats", "game.seat_count",
-                     game=self.key, allowed=allowed, seats=self.seats)
+            ev.error(
+                "seat_count", "seats", "game.seat_count", game=self.key, allowed=allowed, seats=self.seats
+            )
             return ev
         if state is None:
             state = self.initial_state()

@@ -16,7 +16,9 @@ SHOW = "from django.conf import settings as s; print(s.CACHES['default']['BACKEN
 
 
 def test_the_cache_is_redis_with_redis_url_and_local_memory_without():
-    with_redis = manage("shell", "--no-imports", "-c", SHOW, REDIS_URL="redis://127.0.0.1:6379/3").stdout.split()
+    with_redis = manage(
+        "shell", "--no-imports", "-c", SHOW, REDIS_URL="redis://127.0.0.1:6379/3"
+    ).stdout.split()
     assert with_redis == ["scorekeeper.cache.FailSoftRedisCache", "axes.handlers.cache.AxesCacheHandler"]
     assert manage("shell", "--no-imports", "-c", SHOW).stdout.split()[0].endswith("LocMemCache")
     assert issubclass(FailSoftRedisCache, RedisCache)

@@ -59,6 +59,14 @@ def empty_the_database():
     assert backup.occupied() == {}
 
 
+def head_to_head_records() -> list[tuple]:
+    from ratings.models import HeadToHead
+
+    return sorted(
+        HeadToHead.objects.values_list("player_id", "opponent_id", "game", "met", "wins", "losses", "draws")
+    )
+
+
 def test_every_model_is_carried_or_left_out_with_its_reason():
     labels = {model._meta.label_lower for model in apps.get_models()}
     assert set(backup.CARRIED).isdisjoint(backup.LEFT_OUT)
@@ -71,6 +79,8 @@ def test_an_import_gives_back_every_row_every_sheet_and_after_the_recompute_the_
         Hand.objects.filter(status="superseded").exists() and Hand.objects.filter(status="disputed").exists()
     )
     assert ratings[0] and ratings[1]
+    records = head_to_head_records()
+    assert records
     path = tmp_path / "site.json.gz"
     exported = command("site_export", str(path))
     assert path.stat().st_mode & 0o777 == 0o600  # it holds the password hashes
@@ -81,6 +91,7 @@ def test_an_import_gives_back_every_row_every_sheet_and_after_the_recompute_the_
     assert carried_rows() == rows
     assert every_sheet() == sheets
     assert every_rating() == ratings
+    assert head_to_head_records() == records  # derived, counted again from the seats
     assert imported == exported  # the same counts and digests, printed the same way
     assert command("site_check", "--file", str(path)) == exported
     # The users sign in with their passwords and their tokens, the new rows get new ids.

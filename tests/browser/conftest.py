@@ -23,6 +23,7 @@ from scorekeeper.devtools.browser import chromium_missing, launch, phone_context
 # thread with a running loop unless told it is fine (the live server is another thread).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
+
 def _free_port(first: int = 8600, last: int = 8699) -> int:
     """A free port in the range this project's live servers use (one machine, many runs)."""
     for port in range(first, last + 1):

@@ -35,8 +35,16 @@ ENGINE = ROOT / "scorekeeper" / "rules"
 FENCE = re.compile(
     r"^```json[ \t]+(hand|match|state|result|evaluation)\b([^\n]*)\n(.*?)^```[ \t]*$", re.M | re.S
 )
-GAMES = ("piquet", "piquet-au-cent", "piquet-auction", "piquet-voleur", "piquet-normand", "cul", "bank",
-         "bastard")
+GAMES = (
+    "piquet",
+    "piquet-au-cent",
+    "piquet-auction",
+    "piquet-voleur",
+    "piquet-normand",
+    "cul",
+    "bank",
+    "bastard",
+)
 
 
 def _attrs(words: list[str]) -> tuple[str | None, dict[str, str]]:
@@ -58,8 +66,15 @@ def _blocks(page: Path) -> list[dict]:
     for m in FENCE.finditer(text):
         game, attrs = _attrs(m.group(2).split())
         line = text.count("\n", 0, m.start()) + 1
-        out.append({"kind": m.group(1), "game": game, "attrs": attrs, "body": m.group(3),
-                    "where": f"{page.name}:{line}"})
+        out.append(
+            {
+                "kind": m.group(1),
+                "game": game,
+                "attrs": attrs,
+                "body": m.group(3),
+                "where": f"{page.name}:{line}",
+            }
+        )
     return out
 
 
@@ -152,8 +167,10 @@ def _same_result(got: dict, documented: dict) -> bool:
     for key, value in documented.items():
         if key == "rating_pct":
             pairs = zip(got[key], value, strict=True)
-            if not all((a is None and b is None) or (a is not None and b is not None and abs(a - b) <= 0.05)
-                       for a, b in pairs):
+            if not all(
+                (a is None and b is None) or (a is not None and b is not None and abs(a - b) <= 0.05)
+                for a, b in pairs
+            ):
                 return False
         elif got[key] != value:
             return False
@@ -199,7 +216,10 @@ def test_errors_page_lists_no_code_the_engine_does_not_have():
 # -- options tables against the engine's option declarations -------------------------------------------
 
 PAGES = {game: "piquet.md" for game in GAMES if game.startswith("piquet")} | {
-    "cul": "cul.md", "bank": "bank.md", "bastard": "bastard.md"}
+    "cul": "cul.md",
+    "bank": "bank.md",
+    "bastard": "bastard.md",
+}
 #: | `option` | values | `classic` | `seed` | effect | meaning |
 OPTION_ROW = re.compile(
     r"^\| `([a-z_0-9]+)` \| [^|\n]* \| `([^`]*)` \| `([^`]*)` \| (scoring|check|recorded) \|", re.M

@@ -200,9 +200,20 @@ def test_a_piquet_explanation_and_error_speak_the_players_terms(language):
 
 @pytest.mark.django_db
 def test_a_breakdown_note_is_translated_too():
-    result = _dry_run("bastard", {"seats": 4, "hand": {
-        "dealer": 0, "trump": "H", "tricks": [5, 3, 3, 2],
-        "specials": [["JH"], ["7D"], ["JS", "JD", "7C"], ["JC"]], "declared": [1, 6, 0, 0]}}, "ru")
+    result = _dry_run(
+        "bastard",
+        {
+            "seats": 4,
+            "hand": {
+                "dealer": 0,
+                "trump": "H",
+                "tricks": [5, 3, 3, 2],
+                "specials": [["JH"], ["7D"], ["JS", "JD", "7C"], ["JC"]],
+                "declared": [1, 6, 0, 0],
+            },
+        },
+        "ru",
+    )
     notes = [line["note"] for line in result["breakdown"] if line["seat"] == 0]
     assert notes == ["5 взяток", "валеты 4"]
 
@@ -240,20 +251,40 @@ OLD_EVALUATION = {
     "valid": False,
     "scores": [1, -1],
     "breakdown": [
-        {"seat": 0, "item": "bank_change", "points": 1,
-         "note": "bet go, made 43 of 44: a failed go gains a bank"},
-        {"seat": 1, "item": "bank_change", "points": -1,
-         "note": "bet not go, made 141 of 68: reaching the target drops a bank"},
+        {
+            "seat": 0,
+            "item": "bank_change",
+            "points": 1,
+            "note": "bet go, made 43 of 44: a failed go gains a bank",
+        },
+        {
+            "seat": 1,
+            "item": "bank_change",
+            "points": -1,
+            "note": "bet not go, made 141 of 68: reaching the target drops a bank",
+        },
     ],
-    "state_after": {"parties": 1, "banks": [3, 3], "points_total": [43, 141], "dropped": [0, 0],
-                    "gained": [0, 0], "required_total": [44, 68], "last_first_leader": None, "over": False},
+    "state_after": {
+        "parties": 1,
+        "banks": [3, 3],
+        "points_total": [43, 141],
+        "dropped": [0, 0],
+        "gained": [0, 0],
+        "required_total": [44, 68],
+        "last_first_leader": None,
+        "over": False,
+    },
     "match_over": False,
     "result": None,
     "errors": [],
     "mismatches": [
         {"seat": 0, "declared": 3, "computed": 4, "explanation": EXPLANATIONS["en"]},
-        {"seat": 1, "declared": 3, "computed": 2,
-         "explanation": "bet not go, made 141 of 68: reaching the target drops a bank (3 → 2 banks)"},
+        {
+            "seat": 1,
+            "declared": 3,
+            "computed": 2,
+            "explanation": "bet not go, made 141 of 68: reaching the target drops a bank (3 → 2 banks)",
+        },
     ],
     "warnings": [
         {"code": "dealer_rule", "path": "dealer", "message": "an old text the engine no longer writes"}
@@ -269,19 +300,45 @@ def test_an_old_hands_evaluation_is_shown_in_french_after_the_migration(client):
     User = apps.get_model("auth", "User")
     Player, Match, Seat, Hand = (apps.get_model("matches", m) for m in ("Player", "Match", "Seat", "Hand"))
     by = User.objects.create(username="old-scorer")
-    match = Match.objects.create(game="cul", preset="classic", options={}, created_by=by,
-                                 state=OLD_EVALUATION["state_after"], version=1, hand_count=1)
+    match = Match.objects.create(
+        game="cul",
+        preset="classic",
+        options={},
+        created_by=by,
+        state=OLD_EVALUATION["state_after"],
+        version=1,
+        hand_count=1,
+    )
     for position, name in enumerate(("Anna", "Boris")):
         Seat.objects.create(match=match, player=Player.objects.create(name=name), position=position)
     record = CUL_MISMATCH["hand"]
     hand = Hand.objects.create(
-        match=match, number=1, record=record, declared=[3, 3], computed=[1, -1], status="disputed",
-        accepted_declared=True, reason="we agreed", state_after=OLD_EVALUATION["state_after"],
-        evaluation=OLD_EVALUATION, recorded_by=by,
+        match=match,
+        number=1,
+        record=record,
+        declared=[3, 3],
+        computed=[1, -1],
+        status="disputed",
+        accepted_declared=True,
+        reason="we agreed",
+        state_after=OLD_EVALUATION["state_after"],
+        evaluation=OLD_EVALUATION,
+        recorded_by=by,
     )
-    facts = Hand.objects.filter(pk=hand.pk).values(
-        "record", "declared", "computed", "state_after", "status", "accepted_declared", "reason", "version"
-    ).get()
+    facts = (
+        Hand.objects.filter(pk=hand.pk)
+        .values(
+            "record",
+            "declared",
+            "computed",
+            "state_after",
+            "status",
+            "accepted_declared",
+            "reason",
+            "version",
+        )
+        .get()
+    )
 
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()

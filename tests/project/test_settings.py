@@ -43,7 +43,9 @@ def test_production_mode_starts_with_a_secret_key():
 def test_without_redis_tasks_run_in_process_and_with_it_redis_is_the_broker():
     show = "from django.conf import settings as s; print(s.CELERY_TASK_ALWAYS_EAGER, s.CELERY_BROKER_URL)"
     assert manage("shell", "--no-imports", "-c", show).stdout.split() == ["True", "memory://"]
-    with_redis = manage("shell", "--no-imports", "-c", show, REDIS_URL="redis://127.0.0.1:6379/3").stdout.split()
+    with_redis = manage(
+        "shell", "--no-imports", "-c", show, REDIS_URL="redis://127.0.0.1:6379/3"
+    ).stdout.split()
     assert with_redis == ["False", "redis://127.0.0.1:6379/3"]
 
 
@@ -83,9 +85,12 @@ def test_postgresql_connections_bind_server_side_and_prepare_statements_unless_t
     assert manage("shell", "--no-imports", "-c", show, DATABASE_URL=postgres).stdout.strip() == (
         "[('connect_timeout', 3), ('prepare_threshold', 2), ('server_side_binding', True)]"
     )
-    assert manage(
-        "shell", "--no-imports", "-c", show, DATABASE_URL=postgres, DATABASE_PREPARE_THRESHOLD="5"
-    ).stdout.strip() == "[('connect_timeout', 3), ('prepare_threshold', 5), ('server_side_binding', True)]"
+    assert (
+        manage(
+            "shell", "--no-imports", "-c", show, DATABASE_URL=postgres, DATABASE_PREPARE_THRESHOLD="5"
+        ).stdout.strip()
+        == "[('connect_timeout', 3), ('prepare_threshold', 5), ('server_side_binding', True)]"
+    )
     off = manage("shell", "--no-imports", "-c", show, DATABASE_URL=postgres, DATABASE_PREPARED_STATEMENTS="0")
     assert off.stdout.strip() == "[('connect_timeout', 3)]"
     assert manage("shell", "--no-imports", "-c", show).stdout.strip() == "[]"  # SQLite

@@ -28,8 +28,10 @@ def random_match(rng):
     teams = rng.random() < 0.3
     sizes = [rng.randint(1, 3) if teams else 1 for _ in range(n)]
     scale = 25
-    sides = [[Rating(rng.uniform(-scale, 3 * scale), rng.uniform(0.05, scale / 2)) for _ in range(k)]
-             for k in sizes]
+    sides = [
+        [Rating(rng.uniform(-scale, 3 * scale), rng.uniform(0.05, scale / 2)) for _ in range(k)]
+        for k in sizes
+    ]
     places = list(range(1, n + 1))
     rng.shuffle(places)
     return sides, places

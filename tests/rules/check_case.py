@@ -63,9 +63,11 @@ def _assert_state_and_result(case_id: str, got: dict, expect: dict) -> None:
         if key == "rating_pct":
             # Spec 1.8: cul ratings are compared unrounded within 0.05.
             for mine, theirs in zip(got["result"][key], value, strict=True):
-                assert (mine is None) == (theirs is None) and (
-                    mine is None or abs(mine - theirs) <= 0.05
-                ), (case_id, got["result"][key], value)
+                assert (mine is None) == (theirs is None) and (mine is None or abs(mine - theirs) <= 0.05), (
+                    case_id,
+                    got["result"][key],
+                    value,
+                )
         else:
             assert got["result"][key] == value, (case_id, key)
 

@@ -9,8 +9,16 @@ DATA = Path(__file__).resolve().parent.parent / "data" / "conformance"
 #: The binding copy, present in the developers' workspace and CI, absent on a user's machine.
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "spec" / "conformance"
 #: One conformance file per game key.
-GAMES = ("bank", "bastard", "cul", "piquet", "piquet-au-cent", "piquet-auction", "piquet-normand",
-         "piquet-voleur")
+GAMES = (
+    "bank",
+    "bastard",
+    "cul",
+    "piquet",
+    "piquet-au-cent",
+    "piquet-auction",
+    "piquet-normand",
+    "piquet-voleur",
+)
 
 
 def load_cases(game_file: str) -> list[dict]:

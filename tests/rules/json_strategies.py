@@ -28,8 +28,10 @@ def arbitrary_json(scalars=None, *, max_size: int = 4, key_size: int = 8, max_le
     """Scalars, lists and objects nested up to ``max_leaves`` leaves."""
     return st.recursive(
         json_scalars() if scalars is None else scalars,
-        lambda inner: st.lists(inner, max_size=max_size)
-        | st.dictionaries(st.text(max_size=key_size), inner, max_size=max_size),
+        lambda inner: (
+            st.lists(inner, max_size=max_size)
+            | st.dictionaries(st.text(max_size=key_size), inner, max_size=max_size)
+        ),
         max_leaves=max_leaves,
     )
 

@@ -34,7 +34,7 @@ def sequences(draw, players, limit):
         if used + length > limit:
             break
         used += length
-        top = draw(st.sampled_from(RANKS[length - 1:]))
+        top = draw(st.sampled_from(RANKS[length - 1 :]))
         runs.append({"length": length, "top": top})
     if not runs:
         runs = [{"length": 3, "top": "A"}]

@@ -64,8 +64,12 @@ def test_the_charm_alone_quadruples_only_under_the_seed_option_and_only_without_
 
 
 def test_the_self_check_of_the_worked_example():
-    piles = [Pile(5, 4, False, False), Pile(4, 3, False, False), Pile(3, 0, True, False),
-             Pile(1, 3, False, True)]
+    piles = [
+        Pile(5, 4, False, False),
+        Pile(4, 3, False, False),
+        Pile(3, 0, True, False),
+        Pile(1, 3, False, True),
+    ]
     assert expected_sum(piles) == 6 == sum(map(score, piles))
 
 
@@ -79,10 +83,17 @@ def test_trump_and_special_cards_are_read_in_any_notation():
 
 
 def test_the_card_removed_with_three_players_changes_no_score():
-    record = {"dealer": 0, "trump": "C", "tricks": [9, 5, 3],
-              "specials": [["JS"], ["7C"], ["JC", "JD", "JH", "7D"]], "declared": [8, 5, -15]}
-    assert game(3).evaluate(None, record).to_dict() == game(3, removed_card_3p="QS").evaluate(
-        None, record).to_dict()
+    record = {
+        "dealer": 0,
+        "trump": "C",
+        "tricks": [9, 5, 3],
+        "specials": [["JS"], ["7C"], ["JC", "JD", "JH", "7D"]],
+        "declared": [8, 5, -15],
+    }
+    assert (
+        game(3).evaluate(None, record).to_dict()
+        == game(3, removed_card_3p="QS").evaluate(None, record).to_dict()
+    )
 
 
 @pytest.mark.parametrize("seats", [2, 5, 0])
@@ -106,8 +117,9 @@ def test_an_accepted_dispute_adds_the_declared_scores():
 
 
 def test_accept_declared_changes_nothing_without_a_mismatch():
-    assert game().evaluate(None, GOOD, accept_declared=True).to_dict() == game().evaluate(
-        None, GOOD).to_dict()
+    assert (
+        game().evaluate(None, GOOD, accept_declared=True).to_dict() == game().evaluate(None, GOOD).to_dict()
+    )
 
 
 @pytest.mark.parametrize(("seats", "hands"), [(4, 7), (3, 9)])
@@ -127,8 +139,9 @@ def test_an_agreed_number_of_hands_ends_the_match():
 
 def test_tied_totals_share_a_place():
     g = game(hands=1)
-    record = with_(tricks=[4, 4, 4, 1], specials=[["JH"], ["JD", "JS"], ["7C"], ["JC", "7D"]],
-                   declared=[0, 0, 4, -3])
+    record = with_(
+        tricks=[4, 4, 4, 1], specials=[["JH"], ["JD", "JS"], ["7C"], ["JC", "7D"]], declared=[0, 0, 4, -3]
+    )
     ev = g.evaluate(None, record)
     assert ev.valid, ev.mismatches
     assert ev.result["placements"] == [2, 2, 1, 4]
@@ -167,8 +180,12 @@ def test_the_first_hand_may_be_dealt_by_anybody():
     ],
 )
 def test_the_pass_count_is_checked_against_the_schedule(passing, hand, count, warned):
-    state = {"hands_played": hand - 1, "totals": [0, 0, 0, 0], "last_dealer": None if hand == 1 else 3,
-             "over": False}
+    state = {
+        "hands_played": hand - 1,
+        "totals": [0, 0, 0, 0],
+        "last_dealer": None if hand == 1 else 3,
+        "over": False,
+    }
     record = with_(pass_count=... if count is None else count)
     ev = game(passing=passing).evaluate(state, record)
     assert ev.valid
@@ -201,14 +218,23 @@ BAD = [
     (with_(specials=[["JH", "QS"], ["JS", "JC"], ["7D"], ["JD", "7C"]]), "special_invalid", "specials[0][1]"),
     (with_(specials=[["JH", "1X"], ["JS", "JC"], ["7D"], ["JD", "7C"]]), "card_invalid", "specials[0][1]"),
     (with_(specials=[["JH", None], ["JS", "JC"], ["7D"], ["JD", "7C"]]), "card_invalid", "specials[0][1]"),
-    (with_(specials=[["JH"], ["JS", "JC"], ["7D", "JH"], ["JD", "7C"]]), "special_duplicate",
-     "specials[2][1]"),
-    (with_(specials=[["JH", "jh"], ["JS", "JC"], ["7D"], ["JD", "7C"]]), "special_duplicate",
-     "specials[0][1]"),
+    (
+        with_(specials=[["JH"], ["JS", "JC"], ["7D", "JH"], ["JD", "7C"]]),
+        "special_duplicate",
+        "specials[2][1]",
+    ),
+    (
+        with_(specials=[["JH", "jh"], ["JS", "JC"], ["7D"], ["JD", "7C"]]),
+        "special_duplicate",
+        "specials[0][1]",
+    ),
     (with_(specials=[["JH"], ["JS", "JC"], [], ["JD", "7C"]]), "special_missing", "specials"),
     (with_(tricks=[5, 4, 4, 0]), "specials_without_tricks", "specials[3]"),
-    (with_(tricks=[1, 0, 0, 12], specials=[["JH", "JS", "JC", "7D", "JD"], [], [], ["7C"]]),
-     "specials_without_tricks", "specials[0]"),
+    (
+        with_(tricks=[1, 0, 0, 12], specials=[["JH", "JS", "JC", "7D", "JD"], [], [], ["7C"]]),
+        "specials_without_tricks",
+        "specials[0]",
+    ),
     (with_(declared=...), "field_missing", "declared"),
     (with_(declared=[1, 1, 6]), "array_length", "declared"),
     (with_(declared=[1, 1, 6, "-2"]), "field_invalid", "declared[3]"),
@@ -223,8 +249,11 @@ def test_bad_input_is_reported_with_its_code_and_path(record, code, path):
 
 
 def test_four_special_cards_fit_in_one_trick_of_four_cards():
-    record = with_(tricks=[1, 0, 0, 12], specials=[["JH", "JS", "JC", "7D"], [], [], ["JD", "7C"]],
-                   declared=[-13, 0, 0, 9])
+    record = with_(
+        tricks=[1, 0, 0, 12],
+        specials=[["JH", "JS", "JC", "7D"], [], [], ["JD", "7C"]],
+        declared=[-13, 0, 0, 9],
+    )
     assert game().evaluate(None, record).valid
 
 
@@ -266,8 +295,14 @@ def test_a_malformed_state_is_state_invalid(bad):
 
 
 def test_options_outside_their_choices_are_refused():
-    for bad in ({"hands": 0}, {"hands": "seven"}, {"hands": True}, {"passing": "decreasing"},
-                {"removed_card_3p": "2C"}, {"charm_alone_quadruples": 1}):
+    for bad in (
+        {"hands": 0},
+        {"hands": "seven"},
+        {"hands": True},
+        {"passing": "decreasing"},
+        {"removed_card_3p": "2C"},
+        {"charm_alone_quadruples": 1},
+    ):
         with pytest.raises(OptionsInvalid):
             game(**bad)
     assert game(hands=12).hands_per_match == 12

@@ -88,8 +88,12 @@ def test_a_match_adds_up_the_hands_and_ends_after_the_agreed_number(data, seats,
 
 
 GOOD = {
-    "dealer": 0, "trump": "H", "tricks": [5, 4, 3, 1], "pass_count": 1,
-    "specials": [["JH"], ["JS", "JC"], ["7D"], ["JD", "7C"]], "declared": [1, 1, 6, -2],
+    "dealer": 0,
+    "trump": "H",
+    "tricks": [5, 4, 3, 1],
+    "pass_count": 1,
+    "specials": [["JH"], ["JS", "JC"], ["7D"], ["JD", "7C"]],
+    "declared": [1, 1, 6, -2],
 }
 
 

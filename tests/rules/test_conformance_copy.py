@@ -7,8 +7,16 @@ from .conformance import DATA, SHARED
 
 def test_the_project_keeps_a_copy_of_every_conformance_file():
     names = sorted(p.name for p in DATA.glob("*.json"))
-    games = ["bank", "bastard", "cul", "piquet", "piquet-au-cent", "piquet-auction",
-             "piquet-normand", "piquet-voleur"]
+    games = [
+        "bank",
+        "bastard",
+        "cul",
+        "piquet",
+        "piquet-au-cent",
+        "piquet-auction",
+        "piquet-normand",
+        "piquet-voleur",
+    ]
     assert names == sorted(f"{game}.json" for game in games)
 
 

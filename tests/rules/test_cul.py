@@ -92,14 +92,16 @@ def test_options_outside_their_choices_are_refused():
 
 
 def test_reaching_the_target_exactly_drops_a_bank():
-    ev = game().evaluate(None, {"dealer": 0, "bets": ["go", "not_go"], "points": [44, 68],
-                               "declared_banks": [2, 2]})
+    ev = game().evaluate(
+        None, {"dealer": 0, "bets": ["go", "not_go"], "points": [44, 68], "declared_banks": [2, 2]}
+    )
     assert ev.valid and ev.scores == [-1, -1]
 
 
 def test_a_failed_go_gains_a_bank_and_a_failed_not_go_changes_nothing():
-    ev = game().evaluate(None, {"dealer": 0, "bets": ["go", "not_go"], "points": [43, 67],
-                               "declared_banks": [4, 3]})
+    ev = game().evaluate(
+        None, {"dealer": 0, "bets": ["go", "not_go"], "points": [43, 67], "declared_banks": [4, 3]}
+    )
     assert ev.valid and ev.scores == [1, 0]
     assert [(line.item, line.points) for line in ev.breakdown] == [("bank_change", 1), ("bank_change", 0)]
     assert ev.breakdown[0].note == "bet go, made 43 of 44: a failed go gains a bank"
@@ -107,8 +109,9 @@ def test_a_failed_go_gains_a_bank_and_a_failed_not_go_changes_nothing():
 
 
 def test_a_banks_mismatch_names_the_bet_the_points_and_the_target():
-    ev = game().evaluate(None, {"dealer": 0, "bets": ["go", "go"], "points": [40, 50],
-                               "declared_banks": [3, 2]})
+    ev = game().evaluate(
+        None, {"dealer": 0, "bets": ["go", "go"], "points": [40, 50], "declared_banks": [3, 2]}
+    )
     assert not ev.valid and ev.scores == [1, -1]
     (m,) = ev.mismatches
     assert (m.seat, m.declared, m.computed) == (0, 3, 4)
@@ -118,11 +121,14 @@ def test_a_banks_mismatch_names_the_bet_the_points_and_the_target():
 
 
 def test_the_state_records_the_first_leader_for_the_next_dealer():
-    ev = game().evaluate(None, {"dealer": 0, "first_leader": 1, "bets": ["go", "go"], "points": [50, 50],
-                               "declared_banks": [2, 2]})
+    ev = game().evaluate(
+        None,
+        {"dealer": 0, "first_leader": 1, "bets": ["go", "go"], "points": [50, 50], "declared_banks": [2, 2]},
+    )
     assert ev.state_after["last_first_leader"] == 1
-    ev = game().evaluate(ev.state_after, {"dealer": 1, "bets": ["go", "go"], "points": [50, 50],
-                                          "declared_banks": [1, 1]})
+    ev = game().evaluate(
+        ev.state_after, {"dealer": 1, "bets": ["go", "go"], "points": [50, 50], "declared_banks": [1, 1]}
+    )
     assert ev.valid and not ev.warnings
     assert ev.state_after["last_first_leader"] is None
 
@@ -149,8 +155,14 @@ def test_a_claimed_bonus_without_the_cards_is_a_warning_only(cards, item, suppor
     from scorekeeper.rules.cul import BONUS_VALUES
 
     points = sum(card_value(find_card(c)) for c in cards) + BONUS_VALUES[item]
-    record = {"dealer": 0, "bets": ["go", "go"], "points": [points, 0], "captured": [cards, []],
-              "bonuses": [[{"item": item}], []], "declared_banks": [4, 4]}
+    record = {
+        "dealer": 0,
+        "bets": ["go", "go"],
+        "points": [points, 0],
+        "captured": [cards, []],
+        "bonuses": [[{"item": item}], []],
+        "declared_banks": [4, 4],
+    }
     record["declared_banks"][0] = 2 if points >= 44 else 4
     ev = game().evaluate(None, record)
     assert ev.valid, ev.to_dict()
@@ -202,17 +214,18 @@ def test_the_match_ends_as_spec_8_says(before, after, over):
 
 
 def test_two_players_dropping_their_last_bank_together_share_first_place():
-    before = state(parties=2, banks=[1, 1], dropped=[2, 2], points_total=[100, 100],
-                   required_total=[88, 88])
-    ev = game().evaluate(before, {"dealer": 0, "bets": ["go", "go"], "points": [50, 60],
-                                  "declared_banks": [0, 0]})
+    before = state(parties=2, banks=[1, 1], dropped=[2, 2], points_total=[100, 100], required_total=[88, 88])
+    ev = game().evaluate(
+        before, {"dealer": 0, "bets": ["go", "go"], "points": [50, 60], "declared_banks": [0, 0]}
+    )
     assert ev.match_over and ev.result["placements"] == [1, 1]
 
 
 def test_in_the_continuation_banks_pass_six():
     before = state(parties=6, banks=[6, 6], gained=[3, 3], required_total=[264, 264])
-    ev = game().evaluate(before, {"dealer": 0, "bets": ["go", "go"], "points": [10, 10],
-                                  "declared_banks": [7, 7]})
+    ev = game().evaluate(
+        before, {"dealer": 0, "bets": ["go", "go"], "points": [10, 10], "declared_banks": [7, 7]}
+    )
     assert ev.valid and ev.state_after["banks"] == [7, 7] and not ev.match_over
 
 
@@ -236,8 +249,9 @@ def test_an_accepted_dispute_builds_the_state_from_the_declared_banks():
 
 
 def test_an_accepted_dispute_can_end_the_match_on_the_declared_banks():
-    before = state(parties=3, banks=[1, 3], dropped=[2, 0], points_total=[150, 150],
-                   required_total=[132, 156])
+    before = state(
+        parties=3, banks=[1, 3], dropped=[2, 0], points_total=[150, 150], required_total=[132, 156]
+    )
     record = {"dealer": 0, "bets": ["go", "go"], "points": [40, 40], "declared_banks": [0, 4]}
     plain = game().evaluate(before, record)
     assert not plain.match_over and plain.state_after["banks"] == [2, 4]
@@ -248,8 +262,10 @@ def test_an_accepted_dispute_can_end_the_match_on_the_declared_banks():
 
 def test_accept_declared_changes_nothing_without_a_mismatch():
     record = {"dealer": 0, "bets": ["go", "go"], "points": [40, 50], "declared_banks": [4, 2]}
-    assert game().evaluate(None, record, accept_declared=True).to_dict() == game().evaluate(
-        None, record).to_dict()
+    assert (
+        game().evaluate(None, record, accept_declared=True).to_dict()
+        == game().evaluate(None, record).to_dict()
+    )
 
 
 # -- the rating ---------------------------------------------------------------------
@@ -289,8 +305,15 @@ def test_the_rating_is_rounded_to_one_decimal_halves_away_from_zero(value, round
 
 @pytest.mark.parametrize(
     "args",
-    [(10, -1, 0, 1, 44), (10, 0, -1, 1, 44), (10, 0, 0, -1, 44), (10, 0, 0, 1, -44), (True, 0, 0, 1, 44),
-     (10.5, 0, 0, 1, 44), (10, 0, 0, "1", 44)],
+    [
+        (10, -1, 0, 1, 44),
+        (10, 0, -1, 1, 44),
+        (10, 0, 0, -1, 44),
+        (10, 0, 0, 1, -44),
+        (True, 0, 0, 1, 44),
+        (10.5, 0, 0, 1, 44),
+        (10, 0, 0, "1", 44),
+    ],
 )
 def test_the_rating_refuses_impossible_sums(args):
     with pytest.raises(ValueError):
@@ -308,8 +331,13 @@ def test_a_result_without_parties_has_no_rating():
 
 # -- bad input: exact codes and paths -------------------------------------------------
 
-GOOD = {"dealer": 0, "first_leader": 1, "bets": ["go", "not_go"], "points": [47, 60],
-        "declared_banks": [2, 3]}
+GOOD = {
+    "dealer": 0,
+    "first_leader": 1,
+    "bets": ["go", "not_go"],
+    "points": [47, 60],
+    "declared_banks": [2, 3],
+}
 
 
 def with_(base=GOOD, **changes):
@@ -349,8 +377,11 @@ BAD = [
     (with_(CAPTURED, points=[70, 60]), "points_cards_mismatch", "points[1]"),
     (with_(CAPTURED, bonuses=[[], [{"item": "diamonds_spades"}]]), "points_cards_mismatch", "points[0]"),
     (with_(CAPTURED, bonuses=[[{"item": "queen"}], []]), "bonus_invalid", "bonuses[0][0].item"),
-    (with_(CAPTURED, bonuses=[[{"item": "queen_king"}, {"item": "queen_king"}], []]), "bonus_invalid",
-     "bonuses[0][1].item"),
+    (
+        with_(CAPTURED, bonuses=[[{"item": "queen_king"}, {"item": "queen_king"}], []]),
+        "bonus_invalid",
+        "bonuses[0][1].item",
+    ),
     (with_(CAPTURED, bonuses=[[{"what": "queen_king"}], []]), "field_missing", "bonuses[0][0].item"),
     (with_(CAPTURED, bonuses=[["queen_king"], []]), "field_invalid", "bonuses[0][0]"),
     (with_(CAPTURED, bonuses=[[], {}]), "field_invalid", "bonuses[1]"),

@@ -67,8 +67,13 @@ def test_banks_stay_within_zero_and_six_outside_the_continuation(data, seats):
 def test_from_any_running_match_one_party_keeps_banks_within_zero_and_six(data, seats):
     # A running match outside the continuation has every player on 1…5 banks.
     banks = data.draw(st.lists(st.integers(1, 5), min_size=seats, max_size=seats))
-    state = {**Cul(seats=seats).initial_state(), "parties": 9, "banks": banks,
-             "dropped": [max(0, 3 - b) for b in banks], "gained": [max(0, b - 3) for b in banks]}
+    state = {
+        **Cul(seats=seats).initial_state(),
+        "parties": 9,
+        "banks": banks,
+        "dropped": [max(0, 3 - b) for b in banks],
+        "gained": [max(0, b - 3) for b in banks],
+    }
     game = Cul(seats=seats)
     ev = game.evaluate(state, declare_computed(game, state, data.draw(party(seats))))
     assert ev.valid
@@ -124,9 +129,13 @@ def test_points_that_match_the_captured_cards_are_accepted(data, seats):
 
 FIELDS = ["dealer", "first_leader", "bets", "points", "captured", "bonuses", "declared_banks"]
 GOOD = {
-    "dealer": 0, "first_leader": 1, "bets": ["not_go", "go"], "points": [70, 53],
+    "dealer": 0,
+    "first_leader": 1,
+    "bets": ["not_go", "go"],
+    "points": [70, 53],
     "captured": [["AS", "10S", "KS", "QS", "8H", "6D"], ["AH", "10H", "8S", "7C", "9D"]],
-    "bonuses": [[{"item": "queen_king"}], [{"item": "diamonds_spades"}]], "declared_banks": [2, 2],
+    "bonuses": [[{"item": "queen_king"}], [{"item": "diamonds_spades"}]],
+    "declared_banks": [2, 2],
 }
 
 

@@ -53,41 +53,91 @@ BAD = [
     ("carte blanche holder out of range", {"carte_blanche": 5}, "seat_out_of_range", "carte_blanche"),
     ("no point field", {"point": DROP}, "field_missing", "point"),
     ("point not an object", {"point": 6}, "field_invalid", "point"),
-    ("point of two in two-hand", {"point": {"scorer": 0, "cards": 2, "pips": 21}}, "point_invalid",
-     "point.cards"),
+    (
+        "point of two in two-hand",
+        {"point": {"scorer": 0, "cards": 2, "pips": 21}},
+        "point_invalid",
+        "point.cards",
+    ),
     ("point of nine", {"point": {"scorer": 0, "cards": 9, "pips": 75}}, "point_invalid", "point.cards"),
-    ("five cards at 60 pips", {"point": {"scorer": 0, "cards": 5, "pips": 60}}, "point_invalid",
-     "point.pips"),
+    (
+        "five cards at 60 pips",
+        {"point": {"scorer": 0, "cards": 5, "pips": 60}},
+        "point_invalid",
+        "point.pips",
+    ),
     ("pips as a bool", {"point": {"scorer": 0, "cards": 5, "pips": True}}, "point_invalid", "point.pips"),
     ("cards as a float", {"point": {"scorer": 0, "cards": 5.0, "pips": 49}}, "point_invalid", "point.cards"),
     ("point without pips", {"point": {"scorer": 0, "cards": 5}}, "field_missing", "point.pips"),
     ("point without scorer", {"point": {"cards": 5, "pips": 49}}, "field_missing", "point.scorer"),
-    ("point scorer out of range", {"point": {"scorer": 3, "cards": 5, "pips": 49}}, "seat_out_of_range",
-     "point.scorer"),
-    ("quint to the nine", {"sequences": {"scorer": 0, "runs": [{"length": 5, "top": "9"}]}},
-     "sequence_invalid", "sequences.runs[0]"),
-    ("run of nine", {"sequences": {"scorer": 0, "runs": [{"length": 9, "top": "A"}]}},
-     "sequence_invalid", "sequences.runs[0].length"),
-    ("run topped by a six", {"sequences": {"scorer": 0, "runs": [{"length": 3, "top": "6"}]}},
-     "sequence_invalid", "sequences.runs[0].top"),
-    ("run topped by nonsense", {"sequences": {"scorer": 0, "runs": [{"length": 3, "top": "X"}]}},
-     "sequence_invalid", "sequences.runs[0].top"),
-    ("runs over twelve cards",
-     {"sequences": {"scorer": 0, "runs": [{"length": 8, "top": "A"}, {"length": 5, "top": "A"}]}},
-     "sequence_invalid", "sequences.runs"),
+    (
+        "point scorer out of range",
+        {"point": {"scorer": 3, "cards": 5, "pips": 49}},
+        "seat_out_of_range",
+        "point.scorer",
+    ),
+    (
+        "quint to the nine",
+        {"sequences": {"scorer": 0, "runs": [{"length": 5, "top": "9"}]}},
+        "sequence_invalid",
+        "sequences.runs[0]",
+    ),
+    (
+        "run of nine",
+        {"sequences": {"scorer": 0, "runs": [{"length": 9, "top": "A"}]}},
+        "sequence_invalid",
+        "sequences.runs[0].length",
+    ),
+    (
+        "run topped by a six",
+        {"sequences": {"scorer": 0, "runs": [{"length": 3, "top": "6"}]}},
+        "sequence_invalid",
+        "sequences.runs[0].top",
+    ),
+    (
+        "run topped by nonsense",
+        {"sequences": {"scorer": 0, "runs": [{"length": 3, "top": "X"}]}},
+        "sequence_invalid",
+        "sequences.runs[0].top",
+    ),
+    (
+        "runs over twelve cards",
+        {"sequences": {"scorer": 0, "runs": [{"length": 8, "top": "A"}, {"length": 5, "top": "A"}]}},
+        "sequence_invalid",
+        "sequences.runs",
+    ),
     ("scorer with no runs", {"sequences": {"scorer": 0, "runs": []}}, "category_empty", "sequences.runs"),
     ("runs not a list", {"sequences": {"scorer": 0, "runs": "quint"}}, "field_invalid", "sequences.runs"),
-    ("second run broken", {"sequences": {"scorer": 0, "runs": [{"length": 3, "top": "A"}, 4]}},
-     "field_invalid", "sequences.runs[1]"),
-    ("sets tie", {"sets": {"scorer": None, "sets": [{"rank": "K", "count": 3}]}}, "sets_cannot_tie",
-     "sets.scorer"),
-    ("set of two", {"sets": {"scorer": 1, "sets": [{"rank": "K", "count": 2}]}}, "set_invalid",
-     "sets.sets[0].count"),
-    ("set of nines", {"sets": {"scorer": 1, "sets": [{"rank": "9", "count": 3}]}}, "set_rank_not_allowed",
-     "sets.sets[0].rank"),
-    ("same rank twice",
-     {"sets": {"scorer": 1, "sets": [{"rank": "K", "count": 3}, {"rank": "k", "count": 3}]}},
-     "set_invalid", "sets.sets[1].rank"),
+    (
+        "second run broken",
+        {"sequences": {"scorer": 0, "runs": [{"length": 3, "top": "A"}, 4]}},
+        "field_invalid",
+        "sequences.runs[1]",
+    ),
+    (
+        "sets tie",
+        {"sets": {"scorer": None, "sets": [{"rank": "K", "count": 3}]}},
+        "sets_cannot_tie",
+        "sets.scorer",
+    ),
+    (
+        "set of two",
+        {"sets": {"scorer": 1, "sets": [{"rank": "K", "count": 2}]}},
+        "set_invalid",
+        "sets.sets[0].count",
+    ),
+    (
+        "set of nines",
+        {"sets": {"scorer": 1, "sets": [{"rank": "9", "count": 3}]}},
+        "set_rank_not_allowed",
+        "sets.sets[0].rank",
+    ),
+    (
+        "same rank twice",
+        {"sets": {"scorer": 1, "sets": [{"rank": "K", "count": 3}, {"rank": "k", "count": 3}]}},
+        "set_invalid",
+        "sets.sets[1].rank",
+    ),
     ("scorer with no sets", {"sets": {"scorer": 1, "sets": []}}, "category_empty", "sets.sets"),
     ("eleven tricks", {"tricks": [0] * 11}, "tricks_count", "tricks"),
     ("thirteen tricks", {"tricks": [0] * 13}, "tricks_count", "tricks"),
@@ -95,17 +145,28 @@ BAD = [
     ("a winner as a bool", {"tricks": [True] + [0] * 11}, "seat_out_of_range", "tricks[0]"),
     ("tricks not a list", {"tricks": "000000111111"}, "field_invalid", "tricks"),
     ("no play at all", {"tricks": DROP}, "play_missing", "tricks"),
-    ("summary and tricks",
-     {"play": {"tricks_won": [7, 5], "play_points": [9, 5], "last_trick": 0, "pique": False}},
-     "play_conflict", "play"),
+    (
+        "summary and tricks",
+        {"play": {"tricks_won": [7, 5], "play_points": [9, 5], "last_trick": 0, "pique": False}},
+        "play_conflict",
+        "play",
+    ),
     ("summary not an object", {"tricks": DROP, "play": [7, 5]}, "field_invalid", "play"),
-    ("summary with three seats",
-     {"tricks": DROP,
-      "play": {"tricks_won": [4, 4, 4], "play_points": [9, 5], "last_trick": 0, "pique": False}},
-     "array_length", "play.tricks_won"),
-    ("summary pique not a bool",
-     {"tricks": DROP, "play": {"tricks_won": [7, 5], "play_points": [9, 5], "last_trick": 0, "pique": 0}},
-     "field_invalid", "play.pique"),
+    (
+        "summary with three seats",
+        {
+            "tricks": DROP,
+            "play": {"tricks_won": [4, 4, 4], "play_points": [9, 5], "last_trick": 0, "pique": False},
+        },
+        "array_length",
+        "play.tricks_won",
+    ),
+    (
+        "summary pique not a bool",
+        {"tricks": DROP, "play": {"tricks_won": [7, 5], "play_points": [9, 5], "last_trick": 0, "pique": 0}},
+        "field_invalid",
+        "play.pique",
+    ),
     ("no declared", {"declared": DROP}, "field_missing", "declared"),
     ("declared for three", {"declared": [1, 2, 3]}, "array_length", "declared"),
     ("declared as bools", {"declared": [True, 23]}, "field_invalid", "declared[0]"),
@@ -154,17 +215,23 @@ def test_three_seats_is_a_seat_count_error():
 
 
 def test_it_accepts_lenient_rank_notation():
-    ev = piquet().evaluate(None, record(
-        sequences={"scorer": 0, "runs": [{"length": 5, "top": " j "}, {"length": 3, "top": "j"}]},
-        sets={"scorer": 1, "sets": [{"rank": "q", "count": 4}, {"rank": "K", "count": 3}]},
-    ))
+    ev = piquet().evaluate(
+        None,
+        record(
+            sequences={"scorer": 0, "runs": [{"length": 5, "top": " j "}, {"length": 3, "top": "j"}]},
+            sets={"scorer": 1, "sets": [{"rank": "q", "count": 4}, {"rank": "K", "count": 3}]},
+        ),
+    )
     assert ev.valid and ev.scores == [43, 23]
 
 
 def test_ten_may_be_written_t():
-    ev = piquet().evaluate(None, record(
-        sets={"scorer": 1, "sets": [{"rank": "T", "count": 4}, {"rank": "K", "count": 3}]},
-    ))
+    ev = piquet().evaluate(
+        None,
+        record(
+            sets={"scorer": 1, "sets": [{"rank": "T", "count": 4}, {"rank": "K", "count": 3}]},
+        ),
+    )
     assert ev.valid
 
 
@@ -284,8 +351,14 @@ def test_the_partie_ends_after_six_deals_with_the_rubicon_rule():
     ev = piquet().evaluate(state(5, [80, 50]), P11)
     assert ev.match_over and ev.state_after["over"]
     assert ev.state_after["totals"] == [123, 73]
-    assert ev.result == {"placements": [1, 2], "totals": [123, 73], "winner": 0, "rubiconed": True,
-                         "points_won": 123 + 73 + 100, "settlement": [296, -296]}
+    assert ev.result == {
+        "placements": [1, 2],
+        "totals": [123, 73],
+        "winner": 0,
+        "rubiconed": True,
+        "points_won": 123 + 73 + 100,
+        "settlement": [296, -296],
+    }
 
 
 def test_a_tie_after_six_deals_plays_two_more_then_draws():
@@ -325,7 +398,11 @@ def test_the_catalog_describes_the_record():
     assert entry["record_schema"]["$schema"].endswith("2020-12/schema")
     assert set(entry["record_schema"]["required"]) >= {"dealer", "point", "sequences", "sets", "declared"}
     assert [o["name"] for o in entry["options"]] == [
-        "sets_exclude_aces", "capot_additive", "exchange_order", "deals", "rubicon"
+        "sets_exclude_aces",
+        "capot_additive",
+        "exchange_order",
+        "deals",
+        "rubicon",
     ]
 
 
@@ -342,21 +419,45 @@ def decl(rec, rules, seats, **kw):
 
 
 def test_voleur_admits_a_point_of_two_and_several_blanches():
-    d, ev = decl({"carte_blanche": [1, 3], "point": {"scorer": 0, "cards": 2, "pips": 21},
-                  "sequences": None, "sets": None}, VOLEUR_DECLARATIONS, 4)
+    d, ev = decl(
+        {
+            "carte_blanche": [1, 3],
+            "point": {"scorer": 0, "cards": 2, "pips": 21},
+            "sequences": None,
+            "sets": None,
+        },
+        VOLEUR_DECLARATIONS,
+        4,
+    )
     assert not ev.errors and d.carte_blanche == (1, 3)
 
 
 def test_normand_refuses_a_finished_scorer():
-    d, ev = decl({"carte_blanche": None, "point": {"scorer": 2, "cards": 4, "pips": 38},
-                  "sequences": None, "sets": None}, NORMAND_DECLARATIONS, 3, finished=(2,))
+    d, ev = decl(
+        {
+            "carte_blanche": None,
+            "point": {"scorer": 2, "cards": 4, "pips": 38},
+            "sequences": None,
+            "sets": None,
+        },
+        NORMAND_DECLARATIONS,
+        3,
+        finished=(2,),
+    )
     assert d is None and [(e.code, e.path) for e in ev.errors] == [("seat_finished", "point.scorer")]
 
 
 def test_normand_caps_runs_at_ten_cards():
-    _, ev = decl({"carte_blanche": None, "point": None, "sets": None,
-                  "sequences": {"scorer": 0, "runs": [{"length": 8, "top": "A"}, {"length": 3, "top": "9"}]}},
-                 NORMAND_DECLARATIONS, 3)
+    _, ev = decl(
+        {
+            "carte_blanche": None,
+            "point": None,
+            "sets": None,
+            "sequences": {"scorer": 0, "runs": [{"length": 8, "top": "A"}, {"length": 3, "top": "9"}]},
+        },
+        NORMAND_DECLARATIONS,
+        3,
+    )
     assert [(e.code, e.path) for e in ev.errors] == [("sequence_invalid", "sequences.runs")]
 
 
@@ -382,9 +483,16 @@ def test_normand_cards_go_only_to_a_unique_most_tricks():
 
 def test_normand_repique_counts_its_total():
     params = normand_params(repique_total=80)
-    d, _ = decl({"carte_blanche": None, "point": {"scorer": 1, "cards": 6, "pips": 56},
-                 "sequences": {"scorer": 1, "runs": [{"length": 5, "top": "A"}]}, "sets": None},
-                NORMAND_DECLARATIONS, 3)
+    d, _ = decl(
+        {
+            "carte_blanche": None,
+            "point": {"scorer": 1, "cards": 6, "pips": 56},
+            "sequences": {"scorer": 1, "runs": [{"length": 5, "top": "A"}]},
+            "sets": None,
+        },
+        NORMAND_DECLARATIONS,
+        3,
+    )
     r = reckon(params, first_leader=2, declarations=d, winners=(1,) * 10)
     assert r.repique is not None and r.repique.seat == 1
     assert r.hand_points[1] == 6 + 15 + 60
@@ -392,8 +500,16 @@ def test_normand_repique_counts_its_total():
 
 def test_the_target_stop_ends_the_deal_at_the_step_that_reaches_it():
     params = piquet_params()
-    d, _ = decl({"carte_blanche": None, "point": {"scorer": 0, "cards": 3, "pips": 29},
-                 "sequences": None, "sets": None}, TWO_HAND_DECLARATIONS, 2)
+    d, _ = decl(
+        {
+            "carte_blanche": None,
+            "point": {"scorer": 0, "cards": 3, "pips": 29},
+            "sequences": None,
+            "sets": None,
+        },
+        TWO_HAND_DECLARATIONS,
+        2,
+    )
     r = reckon(params, first_leader=0, declarations=d, winners=(0,), before=[95, 40], target=100)
     assert r.stop_side == 0 and r.stop_step == "lead to trick 2" and r.points == [5, 0] and not r.short
     short = reckon(params, first_leader=0, declarations=d, winners=(0,), before=[0, 0], target=100)
@@ -401,9 +517,16 @@ def test_the_target_stop_ends_the_deal_at_the_step_that_reaches_it():
 
 
 def test_summary_winners_finds_a_witness_sequence():
-    d, _ = decl({"carte_blanche": None, "point": {"scorer": 0, "cards": 5, "pips": 51},
-                 "sequences": {"scorer": 0, "runs": [{"length": 5, "top": "A"}]},
-                 "sets": {"scorer": 0, "sets": [{"rank": "A", "count": 3}]}}, TWO_HAND_DECLARATIONS, 2)
+    d, _ = decl(
+        {
+            "carte_blanche": None,
+            "point": {"scorer": 0, "cards": 5, "pips": 51},
+            "sequences": {"scorer": 0, "runs": [{"length": 5, "top": "A"}]},
+            "sets": {"scorer": 0, "sets": [{"rank": "A", "count": 3}]},
+        },
+        TWO_HAND_DECLARATIONS,
+        2,
+    )
     params = piquet_params()
     witness = summary_winners(params, 0, d, PlaySummary((6, 6), (7, 7), 1, True))
     assert witness is not None and len(witness) == 12
@@ -422,6 +545,8 @@ def test_a_state_that_should_already_be_over_is_invalid(state):
 
 
 def test_the_tie_break_deals_may_leave_the_totals_unequal_in_between():
-    ev = piquet().evaluate({"deals_played": 7, "totals": [120, 110], "last_dealer": 1, "over": False},
-                           record(dealer=0, tricks=[1] * 12, declared=[0, 0]))
+    ev = piquet().evaluate(
+        {"deals_played": 7, "totals": [120, 110], "last_dealer": 1, "over": False},
+        record(dealer=0, tricks=[1] * 12, declared=[0, 0]),
+    )
     assert not ev.errors

@@ -71,8 +71,12 @@ def test_a_summary_is_accepted_when_nobody_reaches_the_target():
 
 @pytest.mark.parametrize(
     ("double_when", "loser", "double"),
-    [("loser_below_half", 49, True), ("loser_below_half", 50, False),
-     ("loser_at_least_half", 50, True), ("loser_at_least_half", 49, False)],
+    [
+        ("loser_below_half", 49, True),
+        ("loser_below_half", 50, False),
+        ("loser_at_least_half", 50, True),
+        ("loser_at_least_half", 49, False),
+    ],
 )
 def test_the_double_follows_double_when(double_when, loser, double):
     ev = au_cent(double_when=double_when).evaluate(state([95, loser]), STOP_IN_PLAY)
@@ -101,7 +105,12 @@ def test_the_options_of_au_cent():
     assert seed.options.finish_hand and seed.options.double_when == "loser_at_least_half"
     names = [o["name"] for o in find_ruleset("piquet-au-cent").describe()["options"]]
     assert names == [
-        "sets_exclude_aces", "capot_additive", "exchange_order", "target", "finish_hand", "double_when"
+        "sets_exclude_aces",
+        "capot_additive",
+        "exchange_order",
+        "target",
+        "finish_hand",
+        "double_when",
     ]
 
 

@@ -101,7 +101,8 @@ def test_the_summary_form_counts_tricks_won_as_play_points():
 
 
 def test_the_partie_uses_a_rubicon_of_150():
-    ev = auction().evaluate({"deals_played": 5, "totals": [140, 120], "last_dealer": 0, "over": False},
-                            PLUS_MADE)
+    ev = auction().evaluate(
+        {"deals_played": 5, "totals": [140, 120], "last_dealer": 0, "over": False}, PLUS_MADE
+    )
     assert ev.match_over and ev.result["totals"] == [174, 126]
     assert ev.result["rubiconed"] and ev.result["points_won"] == 174 + 126 + 150

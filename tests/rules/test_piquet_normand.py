@@ -52,8 +52,13 @@ def test_the_seed_preset_counts_a_repique_as_eighty():
 
 
 def test_the_initial_state_is_phase_one_with_nobody_finished():
-    assert normand().initial_state() == {"deals_played": 0, "totals": [0, 0, 0], "last_dealer": None,
-                                         "finished": [], "over": False}
+    assert normand().initial_state() == {
+        "deals_played": 0,
+        "totals": [0, 0, 0],
+        "last_dealer": None,
+        "finished": [],
+        "over": False,
+    }
 
 
 # -- phase 1: three hands --------------------------------------------------------------------
@@ -135,8 +140,11 @@ def test_the_elder_of_phase_two_is_the_non_dealer_of_the_two():
 FINISHED_SEAT = [
     ("dealer", {"dealer": 0}, "dealer"),
     ("point scorer", {"point": {"scorer": 0, "cards": 6, "pips": 57}}, "point.scorer"),
-    ("sequence scorer", {"sequences": {"scorer": 0, "runs": [{"length": 5, "top": "A"}]}},
-     "sequences.scorer"),
+    (
+        "sequence scorer",
+        {"sequences": {"scorer": 0, "runs": [{"length": 5, "top": "A"}]}},
+        "sequences.scorer",
+    ),
     ("set scorer", {"sets": {"scorer": 0, "sets": [{"rank": "K", "count": 3}]}}, "sets.scorer"),
     ("carte blanche", {"carte_blanche": 0}, "carte_blanche"),
     ("trick winner", {"tricks": [1, 1, 0, 1, 1]}, "tricks[2]"),
@@ -189,8 +197,12 @@ def test_a_disputed_hand_finishes_every_player_at_the_target_in_decreasing_order
     assert ev.state_after["totals"] == [110, 105, 24]
     assert ev.state_after["finished"] == [0, 1, 2]
     assert ev.state_after["over"] is True and ev.match_over is True
-    assert ev.result == {"placements": [1, 2, 3], "totals": [110, 105, 24], "finish_order": [0, 1, 2],
-                         "settlement": [86, 81, -167]}
+    assert ev.result == {
+        "placements": [1, 2, 3],
+        "totals": [110, 105, 24],
+        "finish_order": [0, 1, 2],
+        "settlement": [86, 81, -167],
+    }
 
 
 def test_a_disputed_hand_with_one_player_at_the_target_moves_to_phase_two():
@@ -219,9 +231,11 @@ BAD_RECORDS = [
     ("trick winner 3", {"tricks": [0, 0, 0, 0, 0, 2, 1, 1, 0, 3]}, ("seat_out_of_range", "tricks[9]")),
     ("three carte blanche holders", {"carte_blanche": [0, 1, 2]}, ("field_invalid", "carte_blanche")),
     ("a carte blanche holder twice", {"carte_blanche": [1, 1]}, ("field_invalid", "carte_blanche[1]")),
-    ("sequences beyond ten cards",
-     {"sequences": {"scorer": 0, "runs": [{"length": 8, "top": "A"}, {"length": 3, "top": "A"}]}},
-     ("sequence_invalid", "sequences.runs")),
+    (
+        "sequences beyond ten cards",
+        {"sequences": {"scorer": 0, "runs": [{"length": 8, "top": "A"}, {"length": 3, "top": "A"}]}},
+        ("sequence_invalid", "sequences.runs"),
+    ),
 ]
 
 
@@ -234,20 +248,34 @@ def test_it_rejects_bad_records_with_a_code_and_a_path(changes, expected):
 
 BAD_STATES = [
     ("no finished list", {"deals_played": 1, "totals": [1, 2, 3], "last_dealer": 1, "over": False}),
-    ("two finished", {"deals_played": 1, "totals": [100, 100, 3], "last_dealer": 1, "finished": [0, 1],
-                      "over": False}),
-    ("finished twice", {"deals_played": 1, "totals": [100, 100, 3], "last_dealer": 1, "finished": [0, 0, 2],
-                        "over": True}),
-    ("finished seat 3", {"deals_played": 1, "totals": [100, 1, 3], "last_dealer": 1, "finished": [3],
-                         "over": False}),
-    ("finisher below the target", {"deals_played": 1, "totals": [90, 1, 3], "last_dealer": 1,
-                                   "finished": [0], "over": False}),
-    ("player at the target not finished", {"deals_played": 1, "totals": [100, 1, 3], "last_dealer": 1,
-                                           "finished": [], "over": False}),
-    ("all finished but not over", {"deals_played": 1, "totals": [100, 100, 3], "last_dealer": 1,
-                                   "finished": [0, 1, 2], "over": False}),
-    ("four totals", {"deals_played": 1, "totals": [1, 2, 3, 4], "last_dealer": 1, "finished": [],
-                     "over": False}),
+    (
+        "two finished",
+        {"deals_played": 1, "totals": [100, 100, 3], "last_dealer": 1, "finished": [0, 1], "over": False},
+    ),
+    (
+        "finished twice",
+        {"deals_played": 1, "totals": [100, 100, 3], "last_dealer": 1, "finished": [0, 0, 2], "over": True},
+    ),
+    (
+        "finished seat 3",
+        {"deals_played": 1, "totals": [100, 1, 3], "last_dealer": 1, "finished": [3], "over": False},
+    ),
+    (
+        "finisher below the target",
+        {"deals_played": 1, "totals": [90, 1, 3], "last_dealer": 1, "finished": [0], "over": False},
+    ),
+    (
+        "player at the target not finished",
+        {"deals_played": 1, "totals": [100, 1, 3], "last_dealer": 1, "finished": [], "over": False},
+    ),
+    (
+        "all finished but not over",
+        {"deals_played": 1, "totals": [100, 100, 3], "last_dealer": 1, "finished": [0, 1, 2], "over": False},
+    ),
+    (
+        "four totals",
+        {"deals_played": 1, "totals": [1, 2, 3, 4], "last_dealer": 1, "finished": [], "over": False},
+    ),
 ]
 
 
@@ -257,8 +285,13 @@ def test_it_rejects_a_bad_state(state):
 
 
 def test_it_refuses_a_hand_after_the_match_is_over():
-    state = {"deals_played": 9, "totals": [100, 100, 3], "last_dealer": 1, "finished": [0, 1, 2],
-             "over": True}
+    state = {
+        "deals_played": 9,
+        "totals": [100, 100, 3],
+        "last_dealer": 1,
+        "finished": [0, 1, 2],
+        "over": True,
+    }
     assert problems(normand().evaluate(state, hand())) == {("match_already_over", "state")}
 
 

@@ -27,8 +27,13 @@ def phase_two(draw):
     totals[out] = draw(st.integers(100, 200))
     for seat in players:
         totals[seat] = draw(st.integers(0, 99))
-    state = {"deals_played": draw(st.integers(1, 20)), "totals": totals, "last_dealer": None,
-             "finished": [out], "over": False}
+    state = {
+        "deals_played": draw(st.integers(1, 20)),
+        "totals": totals,
+        "last_dealer": None,
+        "finished": [out],
+        "over": False,
+    }
     return state, draw(records(3, players=players))
 
 
@@ -61,8 +66,9 @@ def test_a_finished_seat_never_scores_in_phase_two(state_and_record):
 @given(phase_two())
 def test_a_phase_two_deal_without_a_stop_has_twelve_leads(state_and_record):
     state, record = state_and_record
-    ev = normand(target=10_000).evaluate(dict(state, totals=[10_000 if s in state["finished"] else 0
-                                                             for s in range(3)]), record)
+    ev = normand(target=10_000).evaluate(
+        dict(state, totals=[10_000 if s in state["finished"] else 0 for s in range(3)]), record
+    )
     assert not ev.errors, ev.errors
     assert sum(line.points for line in ev.breakdown if line.item == "lead") == 12
 
@@ -149,7 +155,17 @@ def test_an_arbitrary_state_never_raises(state, record):
 
 
 @settings(FAST, max_examples=80)
-@given(st.fixed_dictionaries({"deals_played": json_values, "totals": json_values, "last_dealer": json_values,
-                              "finished": json_values, "over": json_values}), records(seats=3))
+@given(
+    st.fixed_dictionaries(
+        {
+            "deals_played": json_values,
+            "totals": json_values,
+            "last_dealer": json_values,
+            "finished": json_values,
+            "over": json_values,
+        }
+    ),
+    records(seats=3),
+)
 def test_a_state_with_every_key_but_any_values_never_raises(state, record):
     normand().evaluate(state, record).to_dict()

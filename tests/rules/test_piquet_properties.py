@@ -47,8 +47,10 @@ def sequences(draw):
 @st.composite
 def sets(draw):
     ranks = draw(st.lists(st.sampled_from(SET_RANKS), min_size=1, max_size=3, unique=True))
-    return {"scorer": draw(st.sampled_from([0, 1])),
-            "sets": [{"rank": r, "count": draw(st.sampled_from([3, 4]))} for r in ranks]}
+    return {
+        "scorer": draw(st.sampled_from([0, 1])),
+        "sets": [{"rank": r, "count": draw(st.sampled_from([3, 4]))} for r in ranks],
+    }
 
 
 def declarations():
@@ -80,8 +82,20 @@ def records(draw, *, contract=False):
 
 json_values = arbitrary_json(json_scalars(-20, 20, text_size=4), key_size=6)
 
-RECORD_KEYS = ("dealer", "carte_blanche", "point", "sequences", "sets", "tricks", "play", "declared",
-               "contract", "dealt", "hands", "trick_cards")
+RECORD_KEYS = (
+    "dealer",
+    "carte_blanche",
+    "point",
+    "sequences",
+    "sets",
+    "tricks",
+    "play",
+    "declared",
+    "contract",
+    "dealt",
+    "hands",
+    "trick_cards",
+)
 
 
 def game(key="piquet", **options):
@@ -89,8 +103,10 @@ def game(key="piquet", **options):
 
 
 def play_lines(ev):
-    return {item: sum(ln.points for ln in ev.breakdown if ln.item == item)
-            for item in ("lead", "capture", "last_trick", "pique", "repique")}
+    return {
+        item: sum(ln.points for ln in ev.breakdown if ln.item == item)
+        for item in ("lead", "capture", "last_trick", "pique", "repique")
+    }
 
 
 def captures(record):

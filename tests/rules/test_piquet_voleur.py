@@ -50,8 +50,12 @@ def test_it_refuses_three_seats():
 
 
 def test_the_initial_state_has_four_equal_totals():
-    assert voleur().initial_state() == {"deals_played": 0, "totals": [0, 0, 0, 0], "last_dealer": None,
-                                        "over": False}
+    assert voleur().initial_state() == {
+        "deals_played": 0,
+        "totals": [0, 0, 0, 0],
+        "last_dealer": None,
+        "over": False,
+    }
 
 
 # -- scoring -------------------------------------------------------------------------------
@@ -154,19 +158,30 @@ def test_no_play_at_all_without_a_stop_is_play_missing():
 
 def test_the_result_settles_the_team_difference_on_every_seat():
     ev = voleur().evaluate(None, hand("repique-20"))
-    assert ev.result == {"placements": [1, 2, 1, 2], "totals": [108, 3, 108, 3], "winning_team": 0,
-                         "points_won": 105, "settlement": [105, -105, 105, -105]}
+    assert ev.result == {
+        "placements": [1, 2, 1, 2],
+        "totals": [108, 3, 108, 3],
+        "winning_team": 0,
+        "points_won": 105,
+        "settlement": [105, -105, 105, -105],
+    }
 
 
 def test_team_one_can_win():
     state = {"deals_played": 2, "totals": [10, 95, 10, 95], "last_dealer": 0, "over": False}
-    record = hand("repique-20", point={"scorer": 3, "cards": 5, "pips": 49}, sequences=None,
-                  declared=[0, 5, 0, 5])
+    record = hand(
+        "repique-20", point={"scorer": 3, "cards": 5, "pips": 49}, sequences=None, declared=[0, 5, 0, 5]
+    )
     del record["tricks"]
     ev = voleur().evaluate(state, record)
     assert ev.valid, ev.to_dict()
-    assert ev.result == {"placements": [2, 1, 2, 1], "totals": [10, 100, 10, 100], "winning_team": 1,
-                         "points_won": 90, "settlement": [-90, 90, -90, 90]}
+    assert ev.result == {
+        "placements": [2, 1, 2, 1],
+        "totals": [10, 100, 10, 100],
+        "winning_team": 1,
+        "points_won": 90,
+        "settlement": [-90, 90, -90, 90],
+    }
 
 
 # -- mismatches and warnings --------------------------------------------------------------
@@ -208,8 +223,12 @@ def test_a_disputed_hand_ends_the_match_when_a_declared_total_reaches_the_target
     state = {"deals_played": 3, "totals": [80, 60, 80, 60], "last_dealer": 0, "over": False}
     record = hand("no-pique", declared=[30, 44, 30, 44])
     ev = voleur().evaluate(state, record, accept_declared=True)
-    assert ev.state_after == {"deals_played": 4, "totals": [110, 104, 110, 104], "last_dealer": 1,
-                              "over": True}
+    assert ev.state_after == {
+        "deals_played": 4,
+        "totals": [110, 104, 110, 104],
+        "last_dealer": 1,
+        "over": True,
+    }
     assert ev.result["winning_team"] == 0
     assert ev.result["points_won"] == 6
 
@@ -229,8 +248,11 @@ def test_without_mismatches_accept_declared_changes_nothing():
 # -- bad input -------------------------------------------------------------------------------
 
 BAD_RECORDS = [
-    ("play summary", {"play": {"tricks_won": [4, 4], "play_points": [5, 5], "last_trick": 0,
-                               "pique": False}}, ("field_invalid", "play")),
+    (
+        "play summary",
+        {"play": {"tricks_won": [4, 4], "play_points": [5, 5], "last_trick": 0, "pique": False}},
+        ("field_invalid", "play"),
+    ),
     ("dealt cards", {"dealt": [["7S"] * 8] * 4}, ("field_invalid", "dealt")),
     ("hands", {"hands": [[]] * 4}, ("field_invalid", "hands")),
     ("trick cards", {"trick_cards": []}, ("field_invalid", "trick_cards")),
@@ -244,14 +266,23 @@ BAD_RECORDS = [
     ("trick winner 4", {"tricks": [2, 2, 0, 0, 1, 1, 1, 4]}, ("seat_out_of_range", "tricks[7]")),
     ("trick winner -1", {"tricks": [2, 2, 0, 0, 1, 1, 1, -1]}, ("seat_out_of_range", "tricks[7]")),
     ("tricks not a list", {"tricks": "22001110"}, ("field_invalid", "tricks")),
-    ("scorer out of range", {"point": {"scorer": 5, "cards": 5, "pips": 49}},
-     ("seat_out_of_range", "point.scorer")),
+    (
+        "scorer out of range",
+        {"point": {"scorer": 5, "cards": 5, "pips": 49}},
+        ("seat_out_of_range", "point.scorer"),
+    ),
     ("carte blanche seat 4", {"carte_blanche": [0, 4]}, ("seat_out_of_range", "carte_blanche[1]")),
     ("point of one card", {"point": {"scorer": 0, "cards": 1, "pips": 11}}, ("point_invalid", "point.cards")),
-    ("sequences beyond sixteen cards",
-     {"sequences": {"scorer": 0, "runs": [{"length": 8, "top": "A"}, {"length": 8, "top": "A"},
-                                          {"length": 3, "top": "A"}]}},
-     ("sequence_invalid", "sequences.runs")),
+    (
+        "sequences beyond sixteen cards",
+        {
+            "sequences": {
+                "scorer": 0,
+                "runs": [{"length": 8, "top": "A"}, {"length": 8, "top": "A"}, {"length": 3, "top": "A"}],
+            }
+        },
+        ("sequence_invalid", "sequences.runs"),
+    ),
 ]
 
 
@@ -269,8 +300,10 @@ BAD_STATES = [
     ("missing over", {"deals_played": 1, "totals": [10, 4, 10, 4], "last_dealer": 1}),
     ("boolean total", {"deals_played": 1, "totals": [True, 4, True, 4], "last_dealer": 1, "over": False}),
     ("negative deals", {"deals_played": -1, "totals": [0, 0, 0, 0], "last_dealer": None, "over": False}),
-    ("past the target and not over",
-     {"deals_played": 5, "totals": [120, 4, 120, 4], "last_dealer": 1, "over": False}),
+    (
+        "past the target and not over",
+        {"deals_played": 5, "totals": [120, 4, 120, 4], "last_dealer": 1, "over": False},
+    ),
     ("a list", [0, 0, 0, 0]),
 ]
 

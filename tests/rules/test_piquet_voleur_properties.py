@@ -106,7 +106,11 @@ def test_a_disputed_hand_with_agreeing_partners_always_leaves_a_valid_state(reco
 
 
 @settings(FAST, max_examples=80)
-@given(st.fixed_dictionaries({"deals_played": json_values, "totals": json_values, "last_dealer": json_values,
-                              "over": json_values}), records(seats=4))
+@given(
+    st.fixed_dictionaries(
+        {"deals_played": json_values, "totals": json_values, "last_dealer": json_values, "over": json_values}
+    ),
+    records(seats=4),
+)
 def test_a_state_with_every_key_but_any_values_never_raises(state, record):
     voleur().evaluate(state, record).to_dict()

@@ -248,8 +248,14 @@ def _read_hands_reporting(key: str, value: Any, ev: Evaluation) -> list[int] | N
                 ok = False
                 continue
             if index in seen:
-                ev.error("card_duplicate", path, "field.card_duplicate",
-                         path=path, card=CARD_NAMES[index], other=seen[index])
+                ev.error(
+                    "card_duplicate",
+                    path,
+                    "field.card_duplicate",
+                    path=path,
+                    card=CARD_NAMES[index],
+                    other=seen[index],
+                )
                 ok = False
                 continue
             seen[index] = path
@@ -325,12 +331,18 @@ def _check_carte_blanche(value: Any, dealt: list[int], ev: Evaluation, names) ->
         face = dealt[seat] & _FACE_MASK
         if face:
             shown = ", ".join(mask_cards(face))
-            ev.error("carte_blanche_unsupported", "carte_blanche", "piquet.blanche_unsupported",
-                     who=names[seat], cards=shown)
+            ev.error(
+                "carte_blanche_unsupported",
+                "carte_blanche",
+                "piquet.blanche_unsupported",
+                who=names[seat],
+                cards=shown,
+            )
     for seat in (0, 1):
         if seat not in holders and not dealt[seat] & _FACE_MASK:
-            ev.warn("carte_blanche_not_declared", "carte_blanche", "piquet.blanche_not_declared",
-                    who=names[seat])
+            ev.warn(
+                "carte_blanche_not_declared", "carte_blanche", "piquet.blanche_not_declared", who=names[seat]
+            )
 
 
 def _better_held(category: str, holders: list[int], best: list[int], declared: int, ev, names, what):
@@ -340,8 +352,14 @@ def _better_held(category: str, holders: list[int], best: list[int], declared: i
     for seat in holders:
         if best[seat] > declared:
             if declared >= 0:
-                ev.warn("better_combination_held", category, than,
-                        who=names[seat], better=what(best[seat]), declared=what(declared))
+                ev.warn(
+                    "better_combination_held",
+                    category,
+                    than,
+                    who=names[seat],
+                    better=what(best[seat]),
+                    declared=what(declared),
+                )
             else:
                 ev.warn("better_combination_held", category, none, who=names[seat], better=what(best[seat]))
 
@@ -409,8 +427,13 @@ def _check_sequences(sequences: Any, hands: list[int], ev: Evaluation, names) ->
         mask = _run_mask(length, top)
         for seat in (0, 1):
             if not _fit_runs([mask], list(_suits(hands[seat]))):
-                ev.error("sequence_unsupported", "sequences.runs[0]", "piquet.run_unsupported_equal",
-                         who=names[seat], run=_run_text(length * 8 + top))
+                ev.error(
+                    "sequence_unsupported",
+                    "sequences.runs[0]",
+                    "piquet.run_unsupported_equal",
+                    who=names[seat],
+                    run=_run_text(length * 8 + top),
+                )
         others = [0, 1]
     else:
         if scorer not in (0, 1):
@@ -420,8 +443,13 @@ def _check_sequences(sequences: Any, hands: list[int], ev: Evaluation, names) ->
         for length, top, i in runs:
             if not _fit_runs([_run_mask(length, top)], suits):
                 alone_ok = False
-                ev.error("sequence_unsupported", f"sequences.runs[{i}]", "piquet.run_unsupported",
-                         who=names[scorer], run=_run_text(length * 8 + top))
+                ev.error(
+                    "sequence_unsupported",
+                    f"sequences.runs[{i}]",
+                    "piquet.run_unsupported",
+                    who=names[scorer],
+                    run=_run_text(length * 8 + top),
+                )
         if alone_ok:
             masks = [_run_mask(length, top) for length, top, _ in runs]
             if not _fit_runs(sorted(masks, key=int.bit_count, reverse=True), suits):
@@ -447,8 +475,15 @@ def _check_sets(sets: Any, hands: list[int], ev: Evaluation, names, sets_exclude
             return
         held = (hands[scorer] & _RANK_MASKS[rank]).bit_count()
         if held < count:
-            ev.error("set_unsupported", f"sets.sets[{i}]", "piquet.set_unsupported",
-                     who=names[scorer], count=count, ranks=RANK_PLURALS[RANKS[rank]], held=held)
+            ev.error(
+                "set_unsupported",
+                f"sets.sets[{i}]",
+                "piquet.set_unsupported",
+                who=names[scorer],
+                count=count,
+                ranks=RANK_PLURALS[RANKS[rank]],
+                held=held,
+            )
         declared = max(declared, count * 8 + rank)
     _better_held("sets", [1 - scorer], best, declared, ev, names, _set_text)
 
@@ -526,11 +561,23 @@ def _compare_winners(recorded: Any, winners: list[int], ev: Evaluation) -> None:
         return
     for t, (seat, winner) in enumerate(zip(recorded, winners, strict=False)):
         if seat != winner and type(seat) is int and seat in (0, 1):
-            ev.error("trick_winner_mismatch", f"tricks[{t}]", "piquet.winner_mismatch",
-                     index=t, seat=seat, trick=t + 1, winner=winner)
+            ev.error(
+                "trick_winner_mismatch",
+                f"tricks[{t}]",
+                "piquet.winner_mismatch",
+                index=t,
+                seat=seat,
+                trick=t + 1,
+                winner=winner,
+            )
     if len(recorded) != len(winners):
-        ev.error("trick_winner_mismatch", "tricks", "piquet.winners_count",
-                 listed=len(recorded), tricks=len(winners))
+        ev.error(
+            "trick_winner_mismatch",
+            "tricks",
+            "piquet.winners_count",
+            listed=len(recorded),
+            tricks=len(winners),
+        )
 
 
 # -- maximal declarations --------------------------------------------------------------------
@@ -600,7 +647,7 @@ def maximal_from_masks(dealt: list[int] | None, hands: list[int], sets_exclude_a
 
 
 #: JSON Schema (draft 2020-12) of the card-level fields, for the rulesets' ``record_schema``.
-_CARD = {"type": "string", "description": "a piquet card, e.g. \"10H\" (spec 1.3)"}
+_CARD = {"type": "string", "description": 'a piquet card, e.g. "10H" (spec 1.3)'}
 _TWO_HANDS = {
     "type": "array",
     "minItems": 2,

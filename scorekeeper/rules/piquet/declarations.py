@@ -279,8 +279,13 @@ def _parse_point(f: Fields, raw: Any, rules: DeclarationRules, finished: frozens
             f.error("field_missing", f"point.{key}", "field.required", path=f"point.{key}")
             ok = False
         elif not is_int(value):
-            f.error("point_invalid", f"point.{key}", "field.not_integer",
-                    path=f"point.{key}", value=describe(value))
+            f.error(
+                "point_invalid",
+                f"point.{key}",
+                "field.not_integer",
+                path=f"point.{key}",
+                value=describe(value),
+            )
             ok = False
     if not ok:
         return MISSING
@@ -289,8 +294,9 @@ def _parse_point(f: Fields, raw: Any, rules: DeclarationRules, finished: frozens
         return MISSING
     low, high = PIP_RANGE[cards]
     if not low <= pips <= high:
-        f.error("point_invalid", "point.pips", "piquet.point_pips",
-                cards=cards, low=low, high=high, pips=pips)
+        f.error(
+            "point_invalid", "point.pips", "piquet.point_pips", cards=cards, low=low, high=high, pips=pips
+        )
         return MISSING
     return Point(scorer, cards, pips)
 
@@ -318,8 +324,13 @@ def _parse_sequences(f: Fields, raw: Any, rules: DeclarationRules, finished: fro
         return MISSING
     total = sum(run.length for run in runs)
     if total > rules.card_limit:
-        f.error("sequence_invalid", "sequences.runs", "piquet.runs_too_many_cards",
-                total=total, limit=rules.card_limit)
+        f.error(
+            "sequence_invalid",
+            "sequences.runs",
+            "piquet.runs_too_many_cards",
+            total=total,
+            limit=rules.card_limit,
+        )
         return MISSING
     return Sequences(scorer, tuple(runs))
 
@@ -343,8 +354,9 @@ def _parse_run(f: Fields, item: Any, path: str) -> Run | None:
         f.error("sequence_invalid", join(path, "top"), "piquet.not_a_rank", value=describe(top))
         return None
     if RANK_INDEX[rank] < length - 1:
-        f.error("sequence_invalid", path, "piquet.run_too_low",
-                length=length, rank=RANK_NAMES[rank], top=rank)
+        f.error(
+            "sequence_invalid", path, "piquet.run_too_low", length=length, rank=RANK_NAMES[rank], top=rank
+        )
         return None
     return Run(length, rank)
 
@@ -389,13 +401,19 @@ def _parse_sets(f: Fields, raw: Any, rules: DeclarationRules, finished: frozense
         rank = piquet_rank(rank_raw)
         if rank not in allowed:
             which = "K Q J 10" if rules.sets_exclude_aces else "A K Q J 10"
-            f.error("set_rank_not_allowed", join(path, "rank"), "piquet.set_rank",
-                    allowed=which, value=describe(rank_raw))
+            f.error(
+                "set_rank_not_allowed",
+                join(path, "rank"),
+                "piquet.set_rank",
+                allowed=which,
+                value=describe(rank_raw),
+            )
             ok = False
             continue
         if rank in seen:
-            f.error("set_invalid", join(path, "rank"), "piquet.set_twice",
-                    ranks=RANK_PLURALS[rank], rank=rank)
+            f.error(
+                "set_invalid", join(path, "rank"), "piquet.set_twice", ranks=RANK_PLURALS[rank], rank=rank
+            )
             ok = False
             continue
         seen.add(rank)
@@ -501,6 +519,9 @@ def declaration_schema(
 # Declared alike by every game of the family (spec 3–7).
 def sets_exclude_aces_option() -> Any:
     return option(
-        False, seed=True, effect="scoring", label=gettext_noop("No sets of aces"),
+        False,
+        seed=True,
+        effect="scoring",
+        label=gettext_noop("No sets of aces"),
         help=gettext_noop("aces form no trio or quatorze"),
     )

@@ -74,7 +74,10 @@ def _first_leader():
 class VoleurOptions(GameOptions):
     sets_exclude_aces: bool = sets_exclude_aces_option()
     capot_additive: bool = option(
-        False, seed=True, effect="scoring", label=gettext_noop("Capot on top of the cards"),
+        False,
+        seed=True,
+        effect="scoring",
+        label=gettext_noop("Capot on top of the cards"),
         help=gettext_noop("capot = 10 for the cards + 40"),
     )
     target: int = target_option()
@@ -85,7 +88,10 @@ class VoleurOptions(GameOptions):
 class NormandOptions(GameOptions):
     sets_exclude_aces: bool = sets_exclude_aces_option()
     capot_additive: bool = option(
-        False, seed=True, effect="scoring", label=gettext_noop("Capot on top of the cards"),
+        False,
+        seed=True,
+        effect="scoring",
+        label=gettext_noop("Capot on top of the cards"),
         help=gettext_noop("capot is added to the 10 for the cards (three hands: 30)"),
     )
     repique_total: int = option(
@@ -172,8 +178,13 @@ def read_record(
 
     declarations = parse_declarations(record, f, rules, finished=finished)
     if declarations is not None and len(declarations.carte_blanche) > MAX_BLANCHE_HOLDERS:
-        f.error("field_invalid", "carte_blanche", "piquet.blanche_holders",
-                most=MAX_BLANCHE_HOLDERS, count=len(declarations.carte_blanche))
+        f.error(
+            "field_invalid",
+            "carte_blanche",
+            "piquet.blanche_holders",
+            most=MAX_BLANCHE_HOLDERS,
+            count=len(declarations.carte_blanche),
+        )
         declarations = None
     ok = ok and declarations is not None
 
@@ -321,8 +332,9 @@ class PiquetVoleur(Ruleset):
                 # A disputed deal stands on its claims; partners claiming different team scores
                 # would break the equal-totals invariant, so such a claim cannot be accepted.
                 claims = [
-                    Message("piquet.partners_claim",
-                            {"first": a, "second": b, "a": declared[a], "b": declared[b]})
+                    Message(
+                        "piquet.partners_claim", {"first": a, "second": b, "a": declared[a], "b": declared[b]}
+                    )
                     for a, b in TEAM_SEATS
                 ]
                 ev.error("declared_partners_differ", "declared", "piquet.partners_disagree", claims=claims)
@@ -350,8 +362,13 @@ def voleur_result(totals: list[int], winning_team: int | None) -> dict[str, Any]
     target: the match is then drawn (every seat placed 1, nothing settled).
     """
     if winning_team is None:
-        return {"placements": [1] * 4, "totals": list(totals), "winning_team": None, "points_won": 0,
-                "settlement": [0] * 4}
+        return {
+            "placements": [1] * 4,
+            "totals": list(totals),
+            "winning_team": None,
+            "points_won": 0,
+            "settlement": [0] * 4,
+        }
     won = totals[winning_team] - totals[1 - winning_team]
     return {
         "placements": [1 if team == winning_team else 2 for team in VOLEUR_TEAMS],

@@ -75,8 +75,9 @@ def parse_tricks(
     for i, w in enumerate(raw):
         path = join("tricks", i)
         if not (is_int(w) and 0 <= w < f.seats):
-            f.error("seat_out_of_range", path, "field.not_a_seat",
-                    path=path, last=f.seats - 1, value=describe(w))
+            f.error(
+                "seat_out_of_range", path, "field.not_a_seat", path=path, last=f.seats - 1, value=describe(w)
+            )
             ok = False
         elif w in finished:
             f.error("seat_finished", path, "piquet.seat_finished", seat=w)
@@ -213,4 +214,3 @@ def summary_winners(
     outcomes = _summary_outcomes(params, first_leader, (hp[0], hp[1]), bonus_done)
     key = (summary.tricks_won, summary.play_points, summary.last_trick, summary.pique)
     return outcomes.get(key)
-

@@ -230,8 +230,16 @@ def reckon(
         if decl.point is not None and decl.point.scorer is not None:
             p = decl.point
             note = {"cards": p.cards, "pips": p.pips}
-            steps.append((p.scorer, p.cards, "point", "piquet.note.point", note,
-                          Message("piquet.point_of", {"cards": p.cards})))
+            steps.append(
+                (
+                    p.scorer,
+                    p.cards,
+                    "point",
+                    "piquet.note.point",
+                    note,
+                    Message("piquet.point_of", {"cards": p.cards}),
+                )
+            )
         if decl.sequences is not None and decl.sequences.scorer is not None:
             sq = decl.sequences
             runs = {"runs": [r.describe() for r in sq.runs]}

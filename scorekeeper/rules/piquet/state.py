@@ -49,4 +49,3 @@ def advance_state(state: dict, dealer: int, scores: list[int], over: bool = Fals
 def warn_dealer_rotation(ev: Evaluation, state: dict, dealer: int) -> None:
     if state.get("last_dealer") is not None and state["last_dealer"] == dealer:
         ev.warn("dealer_rotation", "dealer", "piquet.dealer_rotation", seat=dealer)
-

@@ -65,7 +65,10 @@ def _capot_additive_option() -> Any:
 
 def _exchange_order_option() -> Any:
     return option(
-        "elder_first", seed="dealer_first", effect="recorded", label=gettext_noop("Exchange order"),
+        "elder_first",
+        seed="dealer_first",
+        effect="recorded",
+        label=gettext_noop("Exchange order"),
         help=gettext_noop("who exchanges first"),
         choices={"elder_first": gettext_noop("elder first"), "dealer_first": gettext_noop("dealer first")},
     )
@@ -77,11 +80,17 @@ class PiquetOptions(GameOptions):
     capot_additive: bool = _capot_additive_option()
     exchange_order: str = _exchange_order_option()
     deals: int = option(
-        6, effect="scoring", minimum=1, label=gettext_noop("Deals"),
+        6,
+        effect="scoring",
+        minimum=1,
+        label=gettext_noop("Deals"),
         help=gettext_noop("deals in a partie before the tie rule"),
     )
     rubicon: int = option(
-        100, effect="scoring", minimum=1, label=gettext_noop("Rubicon"),
+        100,
+        effect="scoring",
+        minimum=1,
+        label=gettext_noop("Rubicon"),
         help=gettext_noop("the Rubicon line and the game bonus"),
     )
 
@@ -93,12 +102,19 @@ class AuCentOptions(GameOptions):
     exchange_order: str = _exchange_order_option()
     target: int = target_option()
     finish_hand: bool = option(
-        False, seed=True, effect="scoring", label=gettext_noop("Play the deal out"),
-        help=gettext_noop("false: the game ends the moment a player reaches the target; "
-        "true: the deal is played out and the higher total wins"),
+        False,
+        seed=True,
+        effect="scoring",
+        label=gettext_noop("Play the deal out"),
+        help=gettext_noop(
+            "false: the game ends the moment a player reaches the target; "
+            "true: the deal is played out and the higher total wins"
+        ),
     )
     double_when: str = option(
-        "loser_below_half", seed="loser_at_least_half", effect="scoring",
+        "loser_below_half",
+        seed="loser_at_least_half",
+        effect="scoring",
         choices={
             "loser_below_half": gettext_noop("the loser below half the target"),
             "loser_at_least_half": gettext_noop("the loser at half the target or more"),
@@ -113,15 +129,21 @@ class AuctionOptions(GameOptions):
     sets_exclude_aces: bool = sets_exclude_aces_option()
     capot_additive: bool = _capot_additive_option()
     exchange: str = option(
-        "allowed", seed="none", effect="recorded",
+        "allowed",
+        seed="none",
+        effect="recorded",
         choices={"allowed": gettext_noop("allowed"), "none": pgettext_lazy("exchange", "none")},
-        label=gettext_noop("Exchange"), help=gettext_noop("whether players exchange"),
+        label=gettext_noop("Exchange"),
+        help=gettext_noop("whether players exchange"),
     )
     deals: int = option(
         6, effect="scoring", minimum=1, label=gettext_noop("Deals"), help=gettext_noop("deals in a partie")
     )
     rubicon: int = option(
-        150, effect="scoring", minimum=1, label=gettext_noop("Rubicon"),
+        150,
+        effect="scoring",
+        minimum=1,
+        label=gettext_noop("Rubicon"),
         help=gettext_noop("the Rubicon line and the game bonus"),
     )
 
@@ -251,8 +273,9 @@ class TwoHandPiquet(Ruleset):
         if winners is None:
             ev.error("play_summary_infeasible", "play", "piquet.summary_infeasible")
             return None
-        reckoning = reckon(params, first_leader=elder, declarations=decl, winners=winners, before=before,
-                           target=target)
+        reckoning = reckon(
+            params, first_leader=elder, declarations=decl, winners=winners, before=before, target=target
+        )
         if reckoning.stop_step is not None and reckoning.stop_step not in _NOT_IN_PLAY:
             # Spec 2.5: the order of the tricks decides when the deal stops; a summary cannot tell.
             ev.error("tricks_required", "play", "piquet.tricks_required")
@@ -271,15 +294,27 @@ def _rubicon_result(totals: list[int], rubicon: int) -> dict[str, Any]:
     """Rubicon settlement (Cavendish Laws 72–73); a tie is a draw."""
     a, b = totals
     if a == b:
-        return {"placements": [1, 1], "totals": list(totals), "winner": None, "rubiconed": False,
-                "points_won": 0, "settlement": [0, 0]}
+        return {
+            "placements": [1, 1],
+            "totals": list(totals),
+            "winner": None,
+            "rubiconed": False,
+            "points_won": 0,
+            "settlement": [0, 0],
+        }
     winner = 0 if a > b else 1
     w, low = totals[winner], totals[1 - winner]
     rubiconed = low < rubicon
     points = w + low + rubicon if rubiconed else w - low + rubicon
     settlement = [points, -points] if winner == 0 else [-points, points]
-    return {"placements": competition_ranking(totals), "totals": list(totals), "winner": winner,
-            "rubiconed": rubiconed, "points_won": points, "settlement": settlement}
+    return {
+        "placements": competition_ranking(totals),
+        "totals": list(totals),
+        "winner": winner,
+        "rubiconed": rubiconed,
+        "points_won": points,
+        "settlement": settlement,
+    }
 
 
 def _partie_over(state: dict, deals: int) -> bool:
@@ -351,8 +386,14 @@ class PiquetAuCent(TwoHandPiquet):
         points = (w - low) * (2 if double else 1)
         settlement = [points, -points] if winner == 0 else [-points, points]
         placements = [1, 2] if winner == 0 else [2, 1]
-        return {"placements": placements, "totals": list(totals), "winner": winner, "double": double,
-                "points_won": points, "settlement": settlement}
+        return {
+            "placements": placements,
+            "totals": list(totals),
+            "winner": winner,
+            "double": double,
+            "points_won": points,
+            "settlement": settlement,
+        }
 
 
 @register

@@ -206,7 +206,6 @@ class Command(BaseCommand):
         page.goto(f"{base}/matches/{scene['playing'].pk}/hands/2/")
         self._save(page, path, full=False)
 
-
     def _offline(self, browser, base, scene, path):
         # The match's pages visited with a network (the service worker keeps them), then the
         # next hand saved without one: it waits in the phone's queue, and the banner says so.
