@@ -348,9 +348,15 @@ class Night:
             "new_0": "",
             "new_1": "",
         }
-        device.call("chances POST (page)", "POST", new, form={**form, "chances": "1"}, expect=(400,))
+        device.call(
+            "chances POST (page)",
+            "POST",
+            new,
+            form={**form, "chances": "1", "fragment": "chances"},
+            expect=(400,),
+        )
         form["seat_1"] = players[1]
-        device.call("chances POST (page)", "POST", new, form={**form, "chances": "1"})
+        device.call("chances POST (page)", "POST", new, form={**form, "chances": "1", "fragment": "chances"})
         got = device.call("new match POST (page)", "POST", new, form=form, expect=(302,))
         sheet = got.header("Location")
         match_id = int(re.search(r"/matches/(\d+)/", sheet).group(1))

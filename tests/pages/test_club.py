@@ -422,6 +422,42 @@ def test_the_new_match_page_shows_the_chances_once_the_players_are_chosen(client
     assert not Match.objects.filter(seats__player__name="Newcomer").exists()  # nothing created
 
 
+def test_the_pages_script_gets_the_chances_slot_alone_the_same_as_on_the_page(client, rated, user, players):
+    client.force_login(user)
+    url = reverse("match-new-game", args=["tally"])
+    table = {"preset": "classic", "seat_0": players[0].pk, "seat_1": players[1].pk, "chances": "1"}
+    matches = Match.objects.count()
+
+    page = client.post(url, table).content.decode()
+    alone = client.post(url, {**table, "fragment": "chances"})
+
+    body = alone.content.decode()
+    assert alone.status_code == 200 and alone["Content-Type"].startswith("text/html")
+    assert body.startswith('<div id="prediction-slot"') and "<html" not in body and "<form" not in body
+    assert "Chances at this table" in body and "Ada" in body and "Bea" in body
+    assert body.strip() in page  # the slot the page itself shows, byte for byte
+    assert Match.objects.count() == matches  # nothing created
+
+
+def test_the_chances_slot_alone_of_a_bad_table_is_an_empty_slot_and_a_400(client, user, players):
+    client.force_login(user)
+    response = client.post(
+        reverse("match-new-game", args=["tally"]),
+        {"preset": "classic", "seat_0": players[0].pk, "chances": "1", "fragment": "chances"},
+    )
+    assert response.status_code == 400
+    assert response.content.decode().strip() == '<div id="prediction-slot" aria-live="polite"></div>'
+
+
+def test_a_fragment_asked_without_the_chances_still_starts_the_match(client, user, players):
+    client.force_login(user)
+    response = client.post(
+        reverse("match-new-game", args=["tally"]),
+        {"preset": "classic", "seat_0": players[0].pk, "seat_1": players[1].pk, "fragment": "chances"},
+    )
+    assert response.status_code == 302 and Match.objects.count() == 1
+
+
 def test_the_chances_of_piquet_voleur_are_per_team(client, user, make_players):
     client.force_login(user)
     people = make_players("A", "B", "C", "D")

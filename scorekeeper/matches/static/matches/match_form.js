@@ -1,6 +1,7 @@
 /* The new-match form (templates/matches/match_form.html). */
 // With JavaScript the chances follow the choice of players: the form is sent as "Show the
-// chances" (nothing is created) and the answer's chances replace these; one request at a time.
+// chances" (nothing is created), asking for the chances' slot alone (fragment=chances), and
+// the answer's chances replace these; one request at a time.
 (function () {
   var form = document.getElementById("match-form");
   var slot = document.getElementById("prediction-slot");
@@ -11,6 +12,7 @@
     busy = true;
     var data = new FormData(form);
     data.set("chances", "1");
+    data.set("fragment", "chances");
     fetch(window.location.href, { method: "POST", body: data, credentials: "same-origin" })
       .then(function (response) { return response.text(); })
       .then(function (html) {
