@@ -124,6 +124,8 @@ KINDS = [
 #: p95 targets in milliseconds (issue 23, on this machine); and finish → rating visible.
 TARGETS_MS = {"record": 100, "live check": 100, "read": 150}
 RATING_TARGET_S = 2.0
+#: The machine is sampled, and the night's table cut, every this many seconds.
+WINDOW_SECONDS = 5.0
 
 
 # -- pure helpers (tests/benchmarks/test_club_night.py runs them) ---------------------------
@@ -155,6 +157,26 @@ def hand_times(rng: random.Random, pace: float) -> tuple[float, float]:
 
 def read_pause(rng: random.Random, pace: float) -> float:
     return rng.uniform(*READ_SECONDS) / pace
+
+
+def windows(answered: list[tuple[float, str, float]], start: float, width: float) -> list[dict]:
+    """The night cut into windows of ``width`` seconds from ``start``: each one's requests (by
+    when they were answered) and the p95 of each target's group, in seconds."""
+    group_of = dict(KINDS)
+    cut: dict[int, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for at, kind, seconds in answered:
+        cut[int((at - start) // width)][group_of.get(kind, "")].append(seconds)
+    out = []
+    for index in range(max(cut, default=-1) + 1):
+        groups = cut.get(index, {})
+        out.append(
+            {
+                "from": index * width,
+                "requests": sum(len(v) for v in groups.values()),
+                **{g: percentile(sorted(groups.get(g, [])), 95) for g in TARGETS_MS},
+            }
+        )
+    return out
 
 
 def cpu_busy(before: list[int], after: list[int]) -> float:
@@ -246,10 +268,14 @@ class Recorder:
         self.matches: list[int] = []
         self.finished: list[int] = []
         self.lag: list[float] = []  # how late the clients' threads woke up (the client's own delay)
+        #: (monotonic time answered, kind, seconds) of every request, for the night's windows.
+        self.answered: list[tuple[float, str, float]] = []
+        self.finished_at: list[float] = []  # when each finishing hand was answered
 
     def add(self, kind: str, seconds: float, error: str | None = None) -> None:
         with self.lock:
             self.samples[kind].append(seconds)
+            self.answered.append((time.monotonic(), kind, seconds))
             if error is not None:
                 self.errors[kind] += 1
                 if len(self.first_errors) < 12:
@@ -439,6 +465,7 @@ def app_table(night: Night, table: int, token: str, players: list[int], rng: ran
             if finished:
                 with night.recorder.lock:
                     night.recorder.finished.append(match_id)
+                    night.recorder.finished_at.append(time.monotonic())
                 wait_for_rating(night, client, players[0], match_id)
                 break
         players = players[::-1]  # the next partie with the seats swapped
@@ -533,6 +560,7 @@ def phone_table(night: Night, table: int, session: str, players: list[int], rng:
             if n == partie["finish"]:
                 with night.recorder.lock:
                     night.recorder.finished.append(match_id)
+                    night.recorder.finished_at.append(time.monotonic())
                 wait_for_rating(night, client, players[0], match_id)
                 client.call(pages, "GET", sheet)  # the score sheet with the result and the ratings
                 break
@@ -863,10 +891,13 @@ def main() -> None:
             t.daemon = True
             t.start()
         client_threads = threading.active_count()
+        # Every WINDOW_SECONDS: the machine's CPU counters and each part's CPU so far.
+        snapshots = [(started, cpu_before, meter.used())]
         while time.monotonic() < night.deadline:
-            time.sleep(min(5.0, max(0.0, night.deadline - time.monotonic())))
+            time.sleep(min(WINDOW_SECONDS, max(0.0, night.deadline - time.monotonic())))
             loads.append(loadavg())
             sample(born=True)
+            snapshots.append((time.monotonic(), proc_stat_cpu(), meter.used()))
         for t in threads:
             t.join(timeout=RATING_TIMEOUT + REQUEST_TIMEOUT)
         sample(born=True)
@@ -874,6 +905,7 @@ def main() -> None:
         busy = cpu_busy(cpu_before, proc_stat_cpu())
         alive = sum(t.is_alive() for t in threads)
         met = report(recorder, elapsed, loads, busy, meter.used(), client_threads, alive)
+        report_windows(recorder, snapshots)
         problems = check(recorder, drain=60)
     finally:
         if server is not None:
@@ -978,6 +1010,38 @@ def report(
     for error in recorder.first_errors:
         print(f"  first errors: {error}")
     return all(met)
+
+
+def report_windows(recorder: Recorder, snapshots: list[tuple[float, list[int], dict[str, float]]]) -> None:
+    """The night window by window: when the tables' parties end about together (they start
+    within a hand's time of each other), the finishes' work (the ratings, the next matches,
+    the sheets) comes at once, and the p95s come from those windows."""
+    start = snapshots[0][0]
+    cut = windows(recorder.answered, start, WINDOW_SECONDS)
+    finished = defaultdict(int)
+    for at in recorder.finished_at:
+        finished[int((at - start) // WINDOW_SECONDS)] += 1
+    cpus = os.cpu_count() or 1
+    print(f"\nthe night in windows of {WINDOW_SECONDS:g} s (p95 in ms; CPU in CPUs, of {cpus}):")
+    print(
+        "| from s | requests | record p95 | live check p95 | read p95 | finished "
+        "| CPUs busy | gunicorn | worker | PostgreSQL |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for index, window in enumerate(cut):
+        cpu = " | | | "  # the last, short window: no reading after it
+        if index + 1 < len(snapshots):
+            (t0, stat0, used0), (t1, stat1, used1) = snapshots[index], snapshots[index + 1]
+            span = max(t1 - t0, 1e-9)
+            parts = [
+                used1.get(k, 0.0) - used0.get(k, 0.0) for k in ("gunicorn", "celery worker", "PostgreSQL")
+            ]
+            cpu = f"{cpu_busy(stat0, stat1) * cpus:.2f} | " + " | ".join(f"{v / span:.2f}" for v in parts)
+        print(
+            f"| {window['from']:.0f} | {window['requests']} | "
+            + " | ".join(f"{window[g] * 1000:.0f}" for g in TARGETS_MS)
+            + f" | {finished.get(index, 0)} | {cpu} |"
+        )
 
 
 def row(kind: str, s: dict[str, float], errors: int) -> str:

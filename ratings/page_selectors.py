@@ -137,6 +137,8 @@ def rating_changes(histories: dict[str, list], *, player: Player | int, match_id
 def match_rating_changes(*, match: Match) -> list[dict[str, Any]]:
     """Each player's explained rating change in a rated match, in seat order (empty while the
     match is not rated: in progress, void, or its event not processed yet)."""
+    if match.status != Match.Status.FINISHED:
+        return []  # a pool rates finished matches only (services._rated): no statement to run
     # The match's place in the pool's order (when it was played: the time its scorer gave, else
     # its first rating event) leads to its rows through the history's order index, instead of a
     # scan of the pool's rows for the match.

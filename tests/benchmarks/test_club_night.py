@@ -25,6 +25,27 @@ def test_summarize_sorts_and_counts():
     assert club_night.summarize([])["count"] == 0
 
 
+def test_the_night_is_cut_into_windows_by_when_each_request_was_answered():
+    answered = [
+        (100.5, "record · page", 0.020),
+        (101.0, "live check · API dry run", 0.010),
+        (104.9, "read · profile page", 0.050),
+        (109.0, "record · API", 0.800),
+        (109.5, "record · page", 0.600),
+        (109.9, "table pages (form, hand, new match, sheet)", 2.0),  # in no target's group
+        (121.0, "read · leaderboard API", 0.030),
+    ]
+
+    cut = club_night.windows(answered, start=100.0, width=5.0)
+
+    assert [w["from"] for w in cut] == [0.0, 5.0, 10.0, 15.0, 20.0]
+    assert [w["requests"] for w in cut] == [3, 3, 0, 0, 1]
+    assert (cut[0]["record"], cut[0]["live check"], cut[0]["read"]) == (0.020, 0.010, 0.050)
+    assert (cut[1]["record"], cut[1]["live check"], cut[1]["read"]) == (0.800, 0.0, 0.0)
+    assert cut[4]["read"] == 0.030
+    assert club_night.windows([], start=0.0, width=5.0) == []
+
+
 def test_the_pace_compresses_a_hand_of_three_to_five_minutes():
     rng = random.Random(1)
     for _ in range(200):

@@ -23,6 +23,16 @@ def test_the_rating_changes_of_a_match_not_rated_yet_render_nothing_at_all(play)
     assert render("{% match_rating_changes match %}", match=play([0, 1], [10, 3])) == ""
 
 
+def test_a_match_in_play_has_no_rating_changes_to_look_for(play, django_assert_num_queries):
+    started, under_way = play([0, 1]), play([0, 1], [3, 2], target=100)
+    ratings.rating_events_process_all()
+
+    for match in (started, under_way):
+        assert match.status == "in_progress"
+        with django_assert_num_queries(0):  # a pool rates finished matches only
+            assert render("{% match_rating_changes match %}", match=match) == ""
+
+
 def test_the_rating_changes_of_a_rated_match_link_each_player_in_seat_order(play, players):
     match = play([1, 0], [10, 3])
     ratings.rating_events_process_all()
