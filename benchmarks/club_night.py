@@ -2,7 +2,7 @@
 
     DATABASE_URL=postgres://USER@127.0.0.1:5432/DB REDIS_URL=redis://127.0.0.1:6379/N \\
         .venv/bin/python benchmarks/club_night.py [--duration 120] [--tables 200] [--readers 20] \\
-        [--pace 50] [--phones 0.5] [--workers 4] [--threads 1] [--history 20000] [--keep-db]
+        [--pace 50] [--phones 0.5] [--workers 2] [--threads 1] [--history 20000] [--keep-db]
 
 Not a test and not run in CI. Loopback only, bounded by ``--duration``. Prerequisites:
 PostgreSQL reachable through DATABASE_URL by a role that may create databases, and a Redis
@@ -806,7 +806,9 @@ def main() -> None:
     )
     parser.add_argument("--members", type=int, default=400, help="the club's players (at least 2 per table)")
     parser.add_argument("--history", type=int, default=20000, help="past matches, rated before the night")
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers (default 4)")
+    # One sync worker per core, as the Procfile's default (WEB_CONCURRENCY=2 on two cores): four
+    # took a tenth more CPU a hand on two cores and tripled the p50s (docs/performance.md).
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
     parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker (>1: gthread)")
     parser.add_argument("--worker-concurrency", type=int, default=2, help="celery worker processes")
     parser.add_argument("--seed", type=int, default=23)
