@@ -67,7 +67,10 @@ class OpponentSerializer(serializers.Serializer):
     player = RatedPlayerSerializer()
     record = serializers.SerializerMethodField()
     games = serializers.SerializerMethodField(help_text=gettext_lazy("meetings per game, most first"))
-    chances = ChancesSerializer(help_text=gettext_lazy("today, in the game they met in most"))
+    chances = ChancesSerializer(
+        allow_null=True,
+        help_text=gettext_lazy("today, in the game they met in most"),
+    )
 
     def get_record(self, rival) -> RecordSerializer:
         return _record(rival.record)

@@ -112,8 +112,11 @@ class Rival:
     chances: Chances | None = None
 
     @property
-    def main_game(self) -> str:
-        return self.games.most_common(1)[0][0]
+    def main_game(self) -> str | None:
+        """The game of most of their meetings with a place for both; None if none had (a
+        result without the places of their seats): there are no chances to give then."""
+        top = self.games.most_common(1)
+        return top[0][0] if top else None
 
 
 def _outcome(place: int, other: int) -> str:
@@ -340,9 +343,11 @@ def opposed(*, player: Player | int) -> Opposed:
 
 
 def with_chances(*, player: Player, rivals: list[Rival]) -> list[Rival]:
-    """``rivals`` with today's chances in the game each was met in most (one query)."""
-    today = chances(player=player, opponents=[(rival.player, rival.main_game) for rival in rivals])
-    for rival, chance in zip(rivals, today, strict=True):
+    """``rivals`` with today's chances in the game each was met in most (one query); None for
+    one never placed against him."""
+    placed = [rival for rival in rivals if rival.main_game is not None]
+    today = chances(player=player, opponents=[(rival.player, rival.main_game) for rival in placed])
+    for rival, chance in zip(placed, today, strict=True):
         rival.chances = chance
     return rivals
 

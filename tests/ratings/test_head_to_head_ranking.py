@@ -105,3 +105,22 @@ def test_the_single_read_counts_a_finished_match_without_places_as_the_grouped_c
     broken = Seat.objects.filter(player_id=me).values_list("match_id", flat=True).first()
     Match.objects.filter(pk=broken).update(result={})
     assert head_to_head.opposed(player=me).ranked == head_to_head.opponents(player=me)
+
+
+
+def test_a_rival_never_placed_against_him_gets_no_chances_and_the_api_still_answers(play, players, client):
+    play([0, 2], [10, 3])
+    broken = play([0, 1], [10, 3])
+    Match.objects.filter(pk=broken.pk).update(result={})  # their one meeting placed neither
+    me = players[0].pk
+
+    met = head_to_head.opposed(player=me)
+    rivals = head_to_head.with_chances(player=players[0], rivals=met.rivals([m.player for m in met.ranked]))
+
+    by_id = {rival.player.pk: rival for rival in rivals}
+    assert by_id[players[1].pk].main_game is None and by_id[players[1].pk].chances is None
+    assert by_id[players[2].pk].main_game == "tally" and by_id[players[2].pk].chances.game == "tally"
+    answer = client.get(f"/api/v1/players/{me}/opponents")
+    assert answer.status_code == 200
+    chances = {row["player"]["id"]: row["chances"] for row in answer.json()["results"]}
+    assert chances[players[1].pk] is None and chances[players[2].pk]["game"] == "tally"
