@@ -71,10 +71,15 @@ def rater(game: str | None = None) -> Rater:
     docs/ratings.md) with the parameters fitted to the pool's own matches, if any
     (``rating_pool_fit``); the default itself for ``None`` or a pool not fitted. Every number
     of a pool comes from it: the replay, its history's win probabilities, ``/predict``."""
-    default = Rater.default()
     if game is None:
-        return default
+        return Rater.default()
     parameters = RatingPool.objects.filter(game=game).values_list("parameters", flat=True).first()
+    return _rater_with(game, parameters)
+
+
+def _rater_with(game: str, parameters) -> Rater:
+    """``rater(game)`` from the pool's ``parameters`` as read (a replay has its pool's row)."""
+    default = Rater.default()
     if not parameters:
         return default
     try:
@@ -120,7 +125,7 @@ def rating_event_record(*, match: Match, kind: str) -> RatingEvent:
 # -- processing ------------------------------------------------------------------------
 def rating_event_process(*, event: int) -> dict[str, Any]:
     """The task's service: bring the pool of ``event`` up to date (nothing if already done)."""
-    row = RatingEvent.objects.filter(pk=event).values_list("game", "processed_at").first()
+    row = RatingEvent.objects.filter(pk=event).order_by().values_list("game", "processed_at").first()
     if row is None or row[1] is not None:
         return {"event": event, "events": 0}  # processed by a run that took it with others
     return {"event": event, **rating_pool_update(game=row[0], from_event=event)}
@@ -298,7 +303,7 @@ def _places_rated(pool: RatingPool, matches: Iterable[int]) -> Iterator[tuple[in
     # would otherwise put more ids and players in one statement than PostgreSQL takes (65,535).
     for i in range(0, len(ids), CHUNK):
         chunk = ids[i : i + CHUNK]
-        players = set(Seat.objects.filter(match_id__in=chunk).values_list("player_id", flat=True))
+        players = set(Seat.objects.filter(match_id__in=chunk).order_by().values_list("player_id", flat=True))
         yield from (
             RatingHistory.objects.filter(pool=pool, player_id__in=players, match_id__in=chunk)
             .order_by()
@@ -329,10 +334,16 @@ def pool_matches(
     for i in range(0, len(order), CHUNK):
         chunk = order[i : i + CHUNK]
         ids = [match for _, match in chunk]
-        placements = dict(_rated(Match.objects.filter(pk__in=ids)).values_list("pk", "result__placements"))
+        # Unordered (the models' orderings would sort, and join the match for the seats', to no
+        # end): the rows go into dicts, and each match's seats are sorted below.
+        placements = dict(
+            _rated(Match.objects.filter(pk__in=ids)).order_by().values_list("pk", "result__placements")
+        )
         seats: dict[int, list[tuple[int, int]]] = {}
-        for match, position, player in Seat.objects.filter(match_id__in=list(placements)).values_list(
-            "match_id", "position", "player_id"
+        for match, position, player in (
+            Seat.objects.filter(match_id__in=list(placements))
+            .order_by()
+            .values_list("match_id", "position", "player_id")
         ):
             seats.setdefault(match, []).append((position, player))
         for at, match in chunk:
@@ -467,7 +478,7 @@ def _pool_rate_from(
     has from there and the ``changed`` ones (their events pending), at their places now. The
     caller holds the pool's lock. Returns how many matches were rated. ``read_aside``: a full
     recompute reads its matches in a thread on a connection of its own, as it rates and writes."""
-    r = rater(pool.game)
+    r = _rater_with(pool.game, pool.parameters)  # the row the caller locked, not a read again
     history = RatingHistory.objects.filter(pool=pool)
     ratings: dict[int, Rating] = {}
     #: Player → the day of his last rated match before those rated here (the engine's decay).
@@ -672,7 +683,7 @@ def _head_to_head_recount(game: str, matches: Iterable[int]) -> None:
     if len(ids) > RECOUNT_MATCHES:
         _head_to_head_rebuild(game)
         return
-    players = set(Seat.objects.filter(match_id__in=ids).values_list("player_id", flat=True))
+    players = set(Seat.objects.filter(match_id__in=ids).order_by().values_list("player_id", flat=True))
     if len(players) > RECOUNT_PLAYERS:
         _head_to_head_rebuild(game)
         return
