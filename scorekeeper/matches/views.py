@@ -229,7 +229,7 @@ def match_new_game(request, game: str):
     context = {"form": form, "catalog": form.catalog, "chances_for": chances_for}
     if request.method == "POST" and request.POST.get("fragment") == "chances" and "chances" in request.POST:
         # The page's script asks for the chances alone as the seats change: the slot, without
-        # the page around it (a third of the cost: the form's fields are not drawn).
+        # the page around it (under half its Python calls: the form's fields are not drawn).
         return render(request, "matches/_match_chances.html", context, status=status)
     return render(request, "matches/match_form.html", context, status=status)
 
