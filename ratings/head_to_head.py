@@ -345,9 +345,9 @@ def opposed(*, player: Player | int) -> Opposed:
 def with_chances(*, player: Player, rivals: list[Rival]) -> list[Rival]:
     """``rivals`` with today's chances in the game each was met in most (one query); None for
     one never placed against him."""
-    placed = [rival for rival in rivals if rival.main_game is not None]
-    today = chances(player=player, opponents=[(rival.player, rival.main_game) for rival in placed])
-    for rival, chance in zip(placed, today, strict=True):
+    placed = [(rival, game) for rival in rivals if (game := rival.main_game) is not None]
+    today = chances(player=player, opponents=[(rival.player, game) for rival, game in placed])
+    for (rival, _game), chance in zip(placed, today, strict=True):
         rival.chances = chance
     return rivals
 

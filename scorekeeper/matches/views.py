@@ -227,7 +227,7 @@ def match_new_game(request, game: str):
                 )
                 return redirect(match)
     context = {"form": form, "catalog": form.catalog, "chances_for": chances_for}
-    if request.method == "POST" and request.POST.get("fragment") == "chances" and "chances" in request.POST:
+    if "chances" in request.POST and request.POST.get("fragment") == "chances":
         # The page's script asks for the chances alone as the seats change: the slot, without
         # the page around it (under half its Python calls: the form's fields are not drawn).
         return render(request, "matches/_match_chances.html", context, status=status)

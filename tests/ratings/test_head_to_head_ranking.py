@@ -107,7 +107,6 @@ def test_the_single_read_counts_a_finished_match_without_places_as_the_grouped_c
     assert head_to_head.opposed(player=me).ranked == head_to_head.opponents(player=me)
 
 
-
 def test_a_rival_never_placed_against_him_gets_no_chances_and_the_api_still_answers(play, players, client):
     play([0, 2], [10, 3])
     broken = play([0, 1], [10, 3])
