@@ -7,9 +7,24 @@ every installed app's ``tasks`` module.
 import os
 
 from celery import Celery
+from celery.signals import task_postrun, task_prerun
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
 
 app = Celery("scorekeeper")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def close_old_database_connections(**kwargs) -> None:
+    """Around each task, what Django does around each request: close a connection that broke
+    (PostgreSQL restarted) or is older than CONN_MAX_AGE. The worker reuses its connections
+    (settings.CELERY_DB_REUSE_MAX); an eager task runs inside its caller's request."""
+    task = kwargs.get("task")
+    if task is not None and getattr(task.request, "is_eager", False):
+        return
+    from django.db import close_old_connections
+
+    close_old_connections()

@@ -455,6 +455,12 @@ CELERY_REDIS_SOCKET_TIMEOUT = 5
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
     "retry_policy": {"max_retries": 1, "interval_start": 0.1, "interval_step": 0.1, "interval_max": 0.2},
 }
+# Celery's Django fixup closes the worker's database connections before and after every task
+# unless this is set: each rating then started a PostgreSQL backend of its own, whose catalog
+# caches it filled again (docs/performance.md, "The worker's connection"). The worker keeps
+# its connection for up to this many tasks instead; around each task scorekeeper/celery.py
+# closes one that is unusable or older than CONN_MAX_AGE, as Django does around a request.
+CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 1000)
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

@@ -1,11 +1,13 @@
-"""A test-only Celery task slow enough to kill its worker mid-way (tests/integration/test_outbox.py),
-registered in the worker by tests/integration/worker_setup.py and in the test process by importing this
-module (which, unlike worker_setup, leaves the games' registry alone)."""
+"""Test-only Celery tasks, registered in the worker by tests/integration/worker_setup.py and in the
+test process by importing this module (which, unlike worker_setup, leaves the games' registry
+alone): one slow enough to kill its worker mid-way (tests/integration/test_outbox.py), one that
+names the PostgreSQL backend serving the worker (tests/integration/test_celery_worker.py)."""
 
 import time
 from pathlib import Path
 
 from celery import shared_task
+from django.db import connection
 
 from scorekeeper.matches import services
 from scorekeeper.outbox.tasks import OutboxTask
@@ -23,3 +25,11 @@ def slow_recompute(match_id: int, marker: str, seconds: float = 120) -> dict:
     if first:
         time.sleep(seconds)
     return services.match_recompute(match=match_id)
+
+
+@shared_task(name="tests.database_backend")
+def database_backend() -> int:
+    """The process id of the PostgreSQL backend that serves the worker's database connection."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return cursor.fetchone()[0]

@@ -7,13 +7,15 @@ database) and Redis: skipped with the reason otherwise, failed when REQUIRE_SERV
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 
 from scorekeeper.matches.models import AuditEntry, Hand, Match
 from scorekeeper.matches.services import hand_record
 from scorekeeper.matches.tasks import match_recompute
 from tests.conftest import require_services
 from tests.fakes import hand
-from tests.integration.support import WorkerProcess
+from tests.integration.slow_tasks import database_backend
+from tests.integration.support import WorkerProcess, wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -50,3 +52,31 @@ def test_a_worker_recomputes_a_match_through_the_service_and_reports_back(worker
     assert match.version == outcome["version"] and match.state["totals"] == [5, 3]
     entry = AuditEntry.objects.get(match=tally_match, action="match_recompute")
     assert entry.actor is None and entry.payload == {"changed": 1}
+
+
+def test_the_worker_keeps_its_database_connection_between_tasks_and_drops_one_that_broke(worker):
+    def backend() -> int:
+        result = database_backend.apply_async(queue=worker.queue)
+        try:
+            return result.get(timeout=90)
+        except Exception as exc:
+            pytest.fail(f"no answer from the worker ({exc!r})\n{worker.log()}")
+
+    first = backend()
+    # Celery's own default would close it after each task: a new PostgreSQL session a rating.
+    assert backend() == first == backend()
+
+    # PostgreSQL ends that session (a restart, an administrator): the next task must not fail on
+    # the dead connection, but get a new one, as a request would (settings.CONN_HEALTH_CHECKS).
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [first])
+
+    def gone() -> bool:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [first])
+            return cursor.fetchone()[0] == 0
+
+    wait_until(gone, timeout=10, what=f"backend {first} to end")
+    second = backend()
+    assert second != first
+    assert backend() == second
