@@ -33,8 +33,8 @@ What it does:
        check ``/matches/<id>/hands/check/`` as ``live.js`` does (the form's fields, the CSRF
        header, Accept JSON), saves it (POST ``…/hands/new/`` with the form's version) and is
        shown the recorded hand (the redirect); it creates each match on the new-match page,
-       whose script asks for the table's chances as each of the two seats is chosen (the slot
-       alone; the first answer is the form's 400: piquet needs two players), and is shown its sheet;
+       whose script asks for the table's chances once both seats are chosen (the slot alone),
+       and is shown its sheet;
      * an app posts the API's dry run (``POST /api/v1/rules/piquet/score`` with the match's
        preset, options, seats and the state its last 201 gave), then the hand
        (``POST /api/v1/matches/<id>/hands`` with the version and an ``Idempotency-Key``); it
@@ -494,22 +494,17 @@ def phone_table(night: Night, table: int, session: str, players: list[int], rng:
             "title": "",
             "preset": "classic",
             "seat_0": players[0],
-            "seat_1": "",
+            "seat_1": players[1],
             "new_0": "",
             "new_1": "",
         }
-        # The page's script asks for the table's chances as each seat is chosen ("Show the
-        # chances", nothing created, the slot alone): with one seat the form says piquet needs
-        # two (400).
-        for chosen, (at, status) in enumerate(((next_at - entry * 2 / 3, 400), (next_at - entry / 3, 200))):
-            if not sleep_until(night, at):
-                return
-            form["seat_1"] = players[1] if chosen else ""
-            asked = client.call(
-                chances, "POST", new, form={**form, "chances": "1", "fragment": "chances"}, expect=(status,)
-            )
-            if asked is None:
-                return
+        # The page's script asks for the table's chances ("Show the chances", nothing created,
+        # the slot alone) once the scorer has chosen both seats (match_form.js).
+        if not sleep_until(night, next_at - entry / 3):
+            return
+        asked = client.call(chances, "POST", new, form={**form, "chances": "1", "fragment": "chances"})
+        if asked is None:
+            return
         if not sleep_until(night, next_at):
             return
         got = client.call("new match · page", "POST", new, form=form, expect=(302,))

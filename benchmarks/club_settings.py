@@ -15,6 +15,3 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ["CLUB_NIGHT_QUEUE"]
 # The pages name their hashed files from collectstatic's manifest (production mode): the
 # benchmark collects them into a temporary folder, not into the checkout's staticfiles/.
 STATIC_ROOT = os.environ["CLUB_NIGHT_STATIC"]
-# The phones' first "Show the chances" is a 400 by design (one seat chosen of two): Django logs
-# every 4xx as a warning, which would bury the night's table.
-LOGGING = {**LOGGING, "loggers": {"django.request": {"level": "ERROR"}}}  # noqa: F405

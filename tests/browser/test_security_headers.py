@@ -146,17 +146,27 @@ def test_the_hand_form_checks_live_taps_tricks_and_saves(live_server, signed_in,
 
 def test_the_new_match_form_shows_the_tables_chances(live_server, signed_in, club, policy_reports):
     signed_in.goto(f"{live_server.url}/matches/new/piquet/")
+    asked = []
+    signed_in.on("request", lambda request: asked.append(request.url) if request.method == "POST" else None)
     seats = signed_in.locator("select[name^=seat_]")
     seats.nth(0).select_option(label="Anne")
+    signed_in.wait_for_timeout(800)  # past the script's 250 ms pause: piquet needs two, nothing asked
+    assert asked == []
     seats.nth(1).select_option(label="Bruno")
     chances = signed_in.locator("#prediction-slot #prediction")
     expect(chances).to_contain_text("Chances at this table")
+    assert len(asked) == 1
     # The bar is an SVG as long as the chance, drawn without an inline style.
     bars = chances.locator("svg.bar rect")
     expect(bars).to_have_count(2)
     widths = [float(bars.nth(i).get_attribute("width").rstrip("%")) for i in range(2)]
     assert 99 <= sum(widths) <= 101 and widths[0] > widths[1]  # Anne won the only partie
     assert chances.locator("svg.bar").first.bounding_box()["width"] > 20
+    # A seat emptied again: the chances go, without asking the server.
+    seats.nth(1).select_option(value="")
+    expect(signed_in.locator("#prediction-slot")).to_be_empty()
+    signed_in.wait_for_timeout(800)
+    assert len(asked) == 1
     assert quiet(policy_reports) == []
 
 
