@@ -80,9 +80,12 @@ def player_claim_code_create(*, match: Match | int, player: Player | int, by) ->
     with transaction.atomic():
         match = _lock(match, by=by)
         _require_scorer(match, by)
-        seated = match.seats.filter(player_id=player_pk).select_related("player").first() if is_int(
-            player_pk
-        ) else None  # fmt: skip
+        # An id past the ids' 64 bits names nobody (and SQLite's driver cannot even send it).
+        seated = (
+            match.seats.filter(player_id=player_pk).select_related("player").first()
+            if is_int(player_pk) and 0 < player_pk < 2**63
+            else None
+        )
         if seated is None:
             raise errors.NotFound(
                 _("player %(player)s does not play in this match") % {"player": player_pk},

@@ -66,3 +66,29 @@ def test_a_page_outside_the_api_keeps_django_s_debug_page(anon, settings):
     response = anon.get("/no-such-page/")
 
     assert response.status_code == 404 and "text/html" in response["Content-Type"]
+
+
+#: Beyond every database's integer: SQLite's driver cannot even send it (OverflowError).
+TOO_BIG = 2**64 + 5
+
+
+def id_arguments(pattern: URLPattern) -> list[str]:
+    return [name for name in re.findall(r"\(\?P<(\w+)>", pattern.pattern.regex.pattern) if name != "format"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("pattern", [p for p in named_patterns(v1) if id_arguments(p)], ids=lambda p: p.name)
+def test_an_id_beyond_the_databases_integers_is_a_4xx_in_every_url(pattern, ann, tally_match, record_hand):
+    """Each id of the path in turn too big, the others naming what exists: the scorer's match,
+    its first hand, its first player (found by Schemathesis: a 500 on SQLite)."""
+    record_hand(tally_match, [3, 1])
+    names = re.findall(r"\(\?P<(\w+)>", pattern.pattern.regex.pattern)
+    first_player = tally_match.seats.first().player_id
+    real = {"pk": tally_match.pk, "number": 1, "player": first_player, "format": "json"}
+    for big in id_arguments(pattern):
+        path = reverse(f"api:{pattern.name}", kwargs={**{n: real.get(n, 7) for n in names}, big: TOO_BIG})
+        for method in ("get", "post"):
+            response = getattr(ann, method)(path, {}, format="json")
+            assert response.status_code < 500, (method, path, response.content[:300])
+            if response.status_code != 405:
+                assert response.status_code in (400, 403, 404), (method, path, response.content[:300])
