@@ -691,11 +691,11 @@ class PlayerClaimCodeCreate(APIView):
             409: OpenApiResponse(
                 ErrorSerializer, description=gettext_lazy("`player_already_linked` to an account")
             ),
-            **schema.errors(400, 401, 422),
+            **schema.errors(400, 401),
         },
-        parameters=[schema.IDEMPOTENCY_KEY],
     )
-    # Not @idempotent: no stored answer may hold a code (a replay would show it again).
+    # Not @idempotent, and so no Idempotency-Key in its schema (as the token endpoint): no stored
+    # answer may hold a code (a replay would show it again); a retry gives a new code.
     def post(self, request, pk: int, player: int):
         row = confirmations.player_claim_code_create(match=pk, player=player, by=request.user)
         return Response(ClaimCodeSerializer(row).data, status=status.HTTP_201_CREATED)
