@@ -457,8 +457,8 @@ CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
 }
 # Celery's Django fixup closes the worker's database connections before and after every task
 # unless this is set: each rating then started a PostgreSQL backend of its own, whose catalog
-# caches it filled again (docs/performance.md, "The worker's connection"). The worker keeps
-# its connection for up to this many tasks instead; around each task scorekeeper/celery.py
+# caches it filled again (docs/performance.md, "The worker's database connection"). The worker
+# keeps its connection for up to this many tasks instead; around each task scorekeeper/celery.py
 # closes one that is unusable or older than CONN_MAX_AGE, as Django does around a request.
 CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 1000)
 CELERY_TASK_PUBLISH_RETRY = False

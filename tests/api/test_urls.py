@@ -18,10 +18,13 @@ def named_patterns(patterns):
             yield entry
 
 
+def argument_names(pattern: URLPattern) -> list[str]:
+    return re.findall(r"\(\?P<(\w+)>", pattern.pattern.regex.pattern)
+
+
 def sample_arguments(pattern: URLPattern) -> dict:
     """Values for a pattern's arguments: ids and numbers 7, formats json."""
-    names = re.findall(r"\(\?P<(\w+)>", pattern.pattern.regex.pattern)
-    return {name: "json" if name == "format" else 7 for name in names}
+    return {name: "json" if name == "format" else 7 for name in argument_names(pattern)}
 
 
 @pytest.mark.parametrize("pattern", list(named_patterns(v1)), ids=lambda p: p.name)
@@ -73,7 +76,7 @@ TOO_BIG = 2**64 + 5
 
 
 def id_arguments(pattern: URLPattern) -> list[str]:
-    return [name for name in re.findall(r"\(\?P<(\w+)>", pattern.pattern.regex.pattern) if name != "format"]
+    return [name for name in argument_names(pattern) if name != "format"]
 
 
 @pytest.mark.django_db
@@ -82,11 +85,11 @@ def test_an_id_beyond_the_databases_integers_is_a_4xx_in_every_url(pattern, ann,
     """Each id of the path in turn too big, the others naming what exists: the scorer's match,
     its first hand, its first player (found by Schemathesis: a 500 on SQLite)."""
     record_hand(tally_match, [3, 1])
-    names = re.findall(r"\(\?P<(\w+)>", pattern.pattern.regex.pattern)
     first_player = tally_match.seats.first().player_id
     real = {"pk": tally_match.pk, "number": 1, "player": first_player, "format": "json"}
+    existing = {name: real.get(name, 7) for name in argument_names(pattern)}
     for big in id_arguments(pattern):
-        path = reverse(f"api:{pattern.name}", kwargs={**{n: real.get(n, 7) for n in names}, big: TOO_BIG})
+        path = reverse(f"api:{pattern.name}", kwargs={**existing, big: TOO_BIG})
         for method in ("get", "post"):
             response = getattr(ann, method)(path, {}, format="json")
             assert response.status_code < 500, (method, path, response.content[:300])
