@@ -5,10 +5,13 @@
   // The browser's time zone for the next page (times are shown in it): a cookie, checked on the server.
   try {
     var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (zone && !/[^A-Za-z0-9_+\/-]/.test(zone) && document.cookie.indexOf("tz=" + zone) < 0) {
+    if (zone && !/[^A-Za-z0-9_+/-]/.test(zone) && document.cookie.indexOf("tz=" + zone) < 0) {
       document.cookie = "tz=" + zone + "; path=/; max-age=31536000; samesite=lax";
     }
-  } catch (e) {}
+  } catch {
+    // No zone to tell (an old browser, cookies refused): times stay in the one chosen in the
+    // settings, or UTC.
+  }
 
   // A link marked data-print prints the page (the score sheet's "Print").
   document.addEventListener("click", function (event) {
