@@ -51,7 +51,7 @@ def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
     url = os.environ.get("DATABASE_URL", "")
     if url.startswith("postgres"):
-        from scratch_db import scratch_database
+        from benchmarks.scratch_db import scratch_database
 
         os.environ["DATABASE_URL"], drop = scratch_database(url, "bench_boards")
         try:
@@ -75,8 +75,8 @@ def run(matches: int, player_count: int, runs: int, profile: str | None = None) 
     from django.test import Client
     from django.urls import reverse
     from django.utils import timezone
-    from scratch_db import backend_cpu_seconds
 
+    from benchmarks.scratch_db import backend_cpu_seconds
     from ratings.backtest import synthetic_db
     from ratings.models import RatingHistory, RatingPool
     from ratings.services import rating_events_process_all, rating_pool_recompute
