@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from . import messages
 from .errors import HandRejected, UnknownGame
@@ -63,7 +63,9 @@ class Ruleset:
         self.seats = self.seat_counts[0] if seats is None else seats
 
     @classmethod
-    def create(cls, preset: str = "classic", options: dict | None = None, seats: int | None = None):
+    def create(
+        cls, preset: str = "classic", options: dict[str, Any] | None = None, seats: int | None = None
+    ) -> Self:
         """Resolve ``preset`` + ``options`` overrides; raises OptionsInvalid."""
         return cls(cls.Options.resolve(preset, options), seats)
 
