@@ -70,6 +70,10 @@ class Player(models.Model):
 
 
 class Match(models.Model):
+    #: Not a column: whether the user a write is for scores this match, set where the write
+    #: reads it (``services._read``).
+    is_scorer: bool
+
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", _("in progress")
         FINISHED = "finished", _("finished")
@@ -217,6 +221,10 @@ class Seat(models.Model):
 
 
 class Hand(models.Model):
+    #: Not a column: after a correction, the later hands that got a new version
+    #: (``services.hand_correct``), their numbers, for the caller to show.
+    reevaluated: list[int]
+
     class Status(models.TextChoices):
         VALID = "valid", _("valid")
         #: Stored with the declared values standing (spec 1.6), or unplayable after a correction.

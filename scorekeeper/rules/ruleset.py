@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Self
 
 from . import messages
@@ -76,8 +76,9 @@ class Ruleset:
     def initial_state(self) -> dict[str, Any]:
         raise NotImplementedError
 
-    def state_problems(self, state: dict[str, Any]) -> list[Message]:
-        """Why ``state`` is malformed or breaks the game's invariants (empty if fine)."""
+    def state_problems(self, state: dict[str, Any]) -> Sequence[str | Message]:
+        """Why ``state`` is malformed or breaks the game's invariants (empty if fine): catalog
+        messages, or plain texts (a test's fake game writes English)."""
         raise NotImplementedError
 
     def _evaluate(
