@@ -471,6 +471,9 @@ class PlayerClaimCode(models.Model):
     is kept (the code is shown once), it expires after ``PLAYER_CLAIM_CODE_TTL_MINUTES`` and
     serves once."""
 
+    #: Not a column: the code as shown once, set on the row its creation returns.
+    code: str
+
     player = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="claim_codes", verbose_name=_("player")
     )
