@@ -51,7 +51,7 @@ def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
     url = os.environ.get("DATABASE_URL", "")
     if url.startswith("postgres"):
-        from scratch_db import scratch_database
+        from benchmarks.scratch_db import scratch_database
 
         os.environ["DATABASE_URL"], drop = scratch_database(url, "bench_boards")
         try:
@@ -75,8 +75,8 @@ def run(matches: int, player_count: int, runs: int, profile: str | None = None) 
     from django.test import Client
     from django.urls import reverse
     from django.utils import timezone
-    from scratch_db import backend_cpu_seconds
 
+    from benchmarks.scratch_db import backend_cpu_seconds
     from ratings.backtest import synthetic_db
     from ratings.models import RatingHistory, RatingPool
     from ratings.services import rating_events_process_all, rating_pool_recompute
@@ -121,17 +121,17 @@ def run(matches: int, player_count: int, runs: int, profile: str | None = None) 
     today = now.date()
     whole = f"?from={first.date().isoformat()}&to={today.isoformat()}"
     # The last month's matches were played 30.4 days ago: a day more, whatever the hour.
-    month = f"?from={(today - dt.timedelta(days=31)).isoformat()}&to={today.isoformat()}"
+    last_month = f"?from={(today - dt.timedelta(days=31)).isoformat()}&to={today.isoformat()}"
     answers = [
         ("page /leaderboards/", reverse("leaderboards")),
         ("page a game's board", reverse("leaderboard", args=["tally"])),
-        ("page its season, the last 30 days", reverse("season", args=["tally"]) + month),
+        ("page its season, the last 30 days", reverse("season", args=["tally"]) + last_month),
         ("page its season, every match", reverse("season", args=["tally"]) + whole),
         (f"page the busiest profile ({busiest[1]} matches)", reverse("player-detail", args=[busiest[0]])),
         ("page a score sheet's changes", reverse("match-detail", args=[match_ids[-1]])),
         ("api board", "/api/v1/leaderboards/tally"),
         ("api provisional list", "/api/v1/leaderboards/tally?provisional=true"),
-        ("api season, the last 30 days", "/api/v1/leaderboards/tally/season" + month),
+        ("api season, the last 30 days", "/api/v1/leaderboards/tally/season" + last_month),
         ("api season, every match", "/api/v1/leaderboards/tally/season" + whole),
         ("api the busiest history", f"/api/v1/players/{busiest[0]}/ratings/tally/history"),
     ]
@@ -157,7 +157,9 @@ def run(matches: int, player_count: int, runs: int, profile: str | None = None) 
             cpu.append((time.process_time() - start_cpu) * 1000)
             assert response.status_code == 200
         db_after = backend_cpu_seconds(connection)
-        db_ms = (db_after - db_before) * 1000 / runs if db_before is not None else 0.0
+        db_ms = (
+            (db_after - db_before) * 1000 / runs if db_before is not None and db_after is not None else 0.0
+        )
         times.sort()
         median, cpu_median = statistics.median(times), statistics.median(cpu)
         server = cpu_median + db_ms

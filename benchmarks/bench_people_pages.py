@@ -141,7 +141,9 @@ def run(matches: int, players: int, runs: int, *, build: bool = True) -> None:
             wall.append((time.perf_counter() - start) * 1000)
             cpu.append((time.process_time() - start_cpu) * 1000)
         db_after = backend_cpu_seconds(connection)
-        db_ms = (db_after - db_before) * 1000 / runs if db_before is not None else 0.0
+        db_ms = (
+            (db_after - db_before) * 1000 / runs if db_before is not None and db_after is not None else 0.0
+        )
         cpu_median = statistics.median(cpu)
         server = cpu_median + db_ms
         print(

@@ -33,6 +33,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -84,13 +85,13 @@ def child_openskill(model_name: str) -> dict:
 
     matches = [(m.sides, list(m.places)) for m in pool_matches(GAME)]
     if model_name == "BradleyTerryFull":  # the default's update, with its parameters
-        r = rater()
-        model = openskill.models.BradleyTerryFull(
-            mu=r.mu, sigma=r.sigma, beta=r.beta, tau=r.tau, kappa=r.kappa
+        default = rater()
+        model: Any = openskill.models.BradleyTerryFull(
+            mu=default.mu, sigma=default.sigma, beta=default.beta, tau=default.tau, kappa=default.kappa
         )
     else:
         model = getattr(openskill.models, model_name)()
-    ratings: dict = {}
+    ratings: dict[Any, Any] = {}
     started = time.perf_counter()
     for sides, places in matches:
         teams = []
@@ -195,8 +196,9 @@ def _wait(condition, timeout: float, log: Path) -> None:
         time.sleep(0.002)
 
 
-def page_times(runs: int) -> list[tuple[str, list[float], int]]:
-    """(label, seconds of each run, SQL statements) of the pages on the benchmark's pool."""
+def page_times(runs: int) -> list[tuple[str, list[float], list[float], int]]:
+    """(label, seconds of each run, CPU seconds of each run here, SQL statements) of the pages
+    on the benchmark's pool."""
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext, setup_test_environment
@@ -205,6 +207,8 @@ def page_times(runs: int) -> list[tuple[str, list[float], int]]:
 
     setup_test_environment()  # the test client's host allowed
     busiest = PlayerRating.objects.filter(pool__game=GAME).order_by("-matches").first()
+    if busiest is None:
+        sys.exit(f"no rated player in the {GAME} pool")
     listed = PlayerRating.objects.filter(pool__game=GAME).count()
     deep = max(1, listed // 50 // 2)  # a page in the middle of the board
     pages = [

@@ -23,10 +23,11 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper.rules import find_ruleset
+from scorekeeper.rules import Ruleset, find_ruleset
 from tests.rules.deals import random_real_deal  # test code: the engine itself never deals
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "conformance"
@@ -34,9 +35,13 @@ CARD_FIELDS = ("dealt", "hands", "trick_cards")
 TARGET_DECLARATION_LEVEL = 20_000
 
 
-def workloads() -> dict[str, list[tuple[object, object, dict]]]:
+#: A workload: (ruleset, state, record) triples, each a valid hand.
+Workload = list[tuple[Ruleset, dict[str, Any] | None, dict[str, Any]]]
+
+
+def workloads() -> dict[str, Workload]:
     """Map a workload name to its (ruleset, state, record) triples, all valid hands."""
-    out: dict[str, list] = {}
+    out: dict[str, Workload] = {}
     for path in sorted(DATA.glob("*.json")):
         for case in json.loads(path.read_text(encoding="utf-8")):
             game = find_ruleset(case["game"]).create("classic", case.get("options") or {}, case["seats"])
@@ -56,11 +61,12 @@ def workloads() -> dict[str, list[tuple[object, object, dict]]]:
     return out
 
 
-def real_deals(count: int, seed: int = 2026) -> dict[str, list[tuple[object, object, dict]]]:
+def real_deals(count: int, seed: int = 2026) -> dict[str, Workload]:
     """``count`` random real piquet deals at card level and at declaration level."""
     rng = random.Random(seed)
     game = find_ruleset("piquet").create("classic", seats=2)
-    cards, declarations = [], []
+    cards: Workload = []
+    declarations: Workload = []
     for i in range(count):
         record = random_real_deal(rng, dealer=i % 2)
         record["declared"] = game.evaluate(None, {**record, "declared": [0, 0]}).scores

@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -78,8 +79,13 @@ def run(hands: int, runs: int, profile: bool = False) -> None:
     url = match.get_absolute_url()
     for _ in range(5):  # warm-up: templates compiled and cached, connections open
         assert client.get(url).status_code == 200
-    executed = []
-    with connection.execute_wrapper(lambda execute, sql, *a: executed.append(sql) or execute(sql, *a)):
+    executed: list[str] = []
+
+    def count(execute: Any, sql: str, *args: Any) -> Any:
+        executed.append(sql)
+        return execute(sql, *args)
+
+    with connection.execute_wrapper(count):
         response = client.get(url)
     assert response.content.decode().count('<tr id="hand-') == hands
     times, cpu = [], []

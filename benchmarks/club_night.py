@@ -82,6 +82,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from http.cookies import SimpleCookie
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,6 +136,14 @@ def percentile(ordered: list[float], q: float) -> float:
         return 0.0
     rank = max(1, -(-len(ordered) * q // 100))  # ceil(n·q/100), at least the first
     return ordered[int(min(rank, len(ordered))) - 1]
+
+
+def _match_id(location: str) -> int:
+    """The match id of a score sheet's address (``/matches/<id>/``), where a new match redirects."""
+    found = re.search(r"/matches/(\d+)/", location)
+    if found is None:
+        raise ValueError(f"not a score sheet's address: {location!r}")
+    return int(found.group(1))
 
 
 def summarize(values: list[float]) -> dict[str, float]:
@@ -511,7 +520,7 @@ def phone_table(night: Night, table: int, session: str, players: list[int], rng:
         if got is None:
             return
         sheet = got.headers["Location"]
-        match_id = int(re.search(r"/matches/(\d+)/", sheet).group(1))
+        match_id = _match_id(sheet)
         with night.recorder.lock:
             night.recorder.matches.append(match_id)
         if client.call(pages, "GET", sheet) is None:
@@ -547,7 +556,9 @@ def phone_table(night: Night, table: int, session: str, players: list[int], rng:
             if got is None:
                 return
             shown = got.headers["Location"]
-            number = int(re.search(r"/hands/(\d+)/", shown).group(1))
+            found = re.search(r"/hands/(\d+)/", shown)
+            assert found, f"a recorded hand redirects to its page, not {shown!r}"
+            number = int(found.group(1))
             with night.recorder.lock:
                 night.recorder.hands.append((match_id, number))
             if client.call(pages, "GET", shown) is None:
@@ -607,7 +618,7 @@ def demo_parties(options: dict) -> list[dict]:
         if finish is None:
             sys.exit(f"error: the demo's {partie['id']} does not finish")
         records = partie["hands"][:finish]
-        kwargs = {"game": GAME, "seats": ["A", "B"], "options": options}
+        kwargs: dict[str, Any] = {"game": GAME, "seats": ["A", "B"], "options": options}
         forms = [
             {"accept_declared": "", "reason": "", "record_json": "", **form_class.initial_from(r, **kwargs)}
             for r in records
@@ -764,7 +775,7 @@ def check(recorder: Recorder, drain: float) -> list[str]:
         problems.append(
             f"finished in the database {len(finished)}, as the tables saw it {len(recorder.finished)}"
         )
-    rated = defaultdict(int)
+    rated: defaultdict[int, int] = defaultdict(int)
     for match_id in RatingHistory.objects.filter(match_id__in=finished).values_list("match_id", flat=True):
         rated[match_id] += 1
     unrated = [m for m in finished if rated[m] != 2]
@@ -860,12 +871,13 @@ def main() -> None:
         )
         rng = random.Random(args.seed)
         threads = []
-        for t in range(args.tables):
-            target = phone_table if t < phones else app_table
-            pair = member_ids[2 * t : 2 * t + 2]
+        for table in range(args.tables):
+            target = phone_table if table < phones else app_table
+            pair = member_ids[2 * table : 2 * table + 2]
             threads.append(
                 threading.Thread(
-                    target=target, args=(night, t, club["credentials"][t], pair, random.Random(rng.random()))
+                    target=target,
+                    args=(night, table, club["credentials"][table], pair, random.Random(rng.random())),
                 )
             )
         threads += [
@@ -1015,7 +1027,7 @@ def report_windows(recorder: Recorder, snapshots: list[tuple[float, list[int], d
     the sheets) comes at once, and the p95s come from those windows."""
     start = snapshots[0][0]
     cut = windows(recorder.answered, start, WINDOW_SECONDS)
-    finished = defaultdict(int)
+    finished: defaultdict[int, int] = defaultdict(int)
     for at in recorder.finished_at:
         finished[int((at - start) // WINDOW_SECONDS)] += 1
     cpus = os.cpu_count() or 1

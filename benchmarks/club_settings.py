@@ -8,10 +8,11 @@ do not reach this run's worker.
 """
 
 import os
+from pathlib import Path
 
 from scorekeeper.settings import *  # noqa: F403
 
 CELERY_TASK_DEFAULT_QUEUE = os.environ["CLUB_NIGHT_QUEUE"]
 # The pages name their hashed files from collectstatic's manifest (production mode): the
 # benchmark collects them into a temporary folder, not into the checkout's staticfiles/.
-STATIC_ROOT = os.environ["CLUB_NIGHT_STATIC"]
+STATIC_ROOT = Path(os.environ["CLUB_NIGHT_STATIC"])

@@ -55,6 +55,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -172,7 +173,7 @@ def bare_last_id() -> int:
     return last
 
 
-def stored_rate(kind: str, answered: int, *, match_ids: list[int] = (), after_id: int = 0) -> dict:
+def stored_rate(kind: str, answered: int, *, match_ids: Sequence[int] = (), after_id: int = 0) -> dict:
     """Rows a phase wrote and their rate, from the database's own timestamps.
 
     wrk measures its rate over the whole ``-d`` even when the script stops it early at the

@@ -352,7 +352,9 @@ class Night:
         device.call("chances POST (page)", "POST", new, form={**form, "chances": "1", "fragment": "chances"})
         got = device.call("new match POST (page)", "POST", new, form=form, expect=(302,))
         sheet = got.header("Location")
-        match_id = int(re.search(r"/matches/(\d+)/", sheet).group(1))
+        found = re.search(r"/matches/(\d+)/", sheet)
+        assert found, f"a new match redirects to its score sheet, not {sheet!r}"
+        match_id = int(found.group(1))
         device.call("score sheet GET (page)", "GET", sheet)
         for n, fields in enumerate(partie["forms"], 1):
             got = device.call("hand form GET (page)", "GET", f"/matches/{match_id}/hands/new/")

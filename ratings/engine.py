@@ -35,7 +35,7 @@ import operator
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from statistics import NormalDist
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -78,7 +78,7 @@ class Rating(NamedTuple):
 _INT = {int}
 
 
-def _check_match(sides: Sequence[Sequence[Rating]], places: Sequence[int] | None = None) -> None:
+def _check_match(sides: Sequence[Sequence[object]], places: Sequence[int] | None = None) -> None:
     n = len(sides)
     if (
         n >= 2
@@ -169,11 +169,11 @@ class Rater:
     FITTED = ("model", "beta", "tau", "gamma", "win_scale", "win_field_exponent", "pair_weight_exponent",
               "draw_share")  # fmt: skip
 
-    def fitted_parameters(self) -> dict:
+    def fitted_parameters(self) -> dict[str, Any]:
         """The model's fitted parameters as plain JSON values (what a pool stores)."""
         return {key: getattr(self, key) for key in self.FITTED}
 
-    def with_parameters(self, parameters: dict, name: str | None = None) -> Rater:
+    def with_parameters(self, parameters: dict[str, Any], name: str | None = None) -> Rater:
         """This rater with some fitted parameters replaced (ValueError on an unknown or
         impossible one): a pool's stored parameters over the default."""
         unknown = set(parameters) - set(self.FITTED)
@@ -212,7 +212,7 @@ class Rater:
         _check_match(sides, places)
         # Each player is known by his seat (side, index): the same Rating may sit twice.
         seats = tuple(tuple((i, j) for j in range(len(side))) for i, side in enumerate(sides))
-        ratings = {seat: sides[seat[0]][seat[1]] for side in seats for seat in side}
+        ratings: dict[Hashable, Rating] = {seat: sides[seat[0]][seat[1]] for side in seats for seat in side}
         replay_arrays(self, [MatchOutcome(None, seats, tuple(places))], ratings)
         return [[ratings[seat] for seat in side] for side in seats]
 
@@ -238,7 +238,7 @@ class Rater:
         if self.win_scale is None:
             return math.sqrt(total)
         n = len(s2s)
-        return self.win_scale * math.sqrt(total / n) * (2 / n) ** self.win_field_exponent
+        return self.win_scale * math.sqrt(total / n) * math.pow(2 / n, self.win_field_exponent)
 
     def win_probabilities(self, sides: Sequence[Sequence[Rating]]) -> list[float]:
         """Each side's probability of the first place, summing to 1 (``win_formula``): the
@@ -251,7 +251,8 @@ class Rater:
                 self, np.array(mus), np.array(s2s), np.zeros(n, np.int64), np.zeros(1, np.int64),
                 np.array([n]),
             )  # fmt: skip
-            return odds.tolist()
+            probabilities: list[float] = odds.tolist()
+            return probabilities
         return self._win(mus, s2s, [len(side) for side in sides])
 
     def _win(self, mus: list[float], s2s: list[float], sizes: list[int]) -> list[float]:
@@ -457,7 +458,8 @@ def _repeats(values: np.ndarray) -> bool:
 
 
 def _starts(counts: np.ndarray) -> np.ndarray:
-    return np.cumsum(counts) - counts
+    starts: np.ndarray = np.cumsum(counts) - counts
+    return starts
 
 
 def _regroup(order: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -523,7 +525,14 @@ class _Waves:
         ]
 
 
-def _plackett_luce_odds(rater: Rater, team_mu, team_var, side_match, first_side, side_count):
+def _plackett_luce_odds(
+    rater: Rater,
+    team_mu: np.ndarray,
+    team_var: np.ndarray,
+    side_match: np.ndarray,
+    first_side: np.ndarray,
+    side_count: np.ndarray,
+) -> np.ndarray:
     """Each side's first-place probability under the rater's ``plackett-luce`` formula: the
     softmax of the sides' Σ mu / c, c from their Σ sigma² (``win_scale``)."""
     n = len(first_side)
@@ -537,10 +546,13 @@ def _plackett_luce_odds(rater: Rater, team_mu, team_var, side_match, first_side,
         c = rater.win_scale * np.sqrt(total / side_count) * factor[side_count]
     top = np.maximum.reduceat(team_mu, first_side)
     exps = np.exp((team_mu - top[side_match]) / c[side_match])
-    return exps / np.bincount(side_match, exps, n)[side_match]
+    odds: np.ndarray = exps / np.bincount(side_match, exps, n)[side_match]
+    return odds
 
 
-def _rate_waves(rater: Rater, w: _Waves, mu: np.ndarray, sigma: np.ndarray, elapsed: np.ndarray | None):
+def _rate_waves(
+    rater: Rater, w: _Waves, mu: np.ndarray, sigma: np.ndarray, elapsed: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Rate every match of ``w``, wave after wave; ``mu`` and ``sigma`` (per player index) are
     updated in place. ``elapsed``: per slot in wave order, the days since the player's last
     rated match (None: no time passes). Returns, per slot in wave order, mu and sigma before
@@ -570,7 +582,9 @@ def _rate_waves(rater: Rater, w: _Waves, mu: np.ndarray, sigma: np.ndarray, elap
         sides = d1 - d0
         m, s = mu[players], sigma[players]
         var = s * s
-        if growth:  # the days away, capped at the prior (never shrinking a looser rating)
+        if (
+            growth and elapsed is not None
+        ):  # the days away, capped at the prior (never shrinking a looser rating)
             var = np.minimum(var + growth * elapsed[s0:s1], np.maximum(var, prior2))
         v = var + tau2  # sigma grows by tau before the match (as openskill)
         team_mu = np.bincount(side, m, sides)
@@ -599,7 +613,16 @@ def _rate_waves(rater: Rater, w: _Waves, mu: np.ndarray, sigma: np.ndarray, elap
     return mu_before, sigma_before, mu_after, sigma_after, odds
 
 
-def _bradley_terry_full(team_mu, team_s2, i, q, score, two_beta2, sides, weight=None):
+def _bradley_terry_full(
+    team_mu: np.ndarray,
+    team_s2: np.ndarray,
+    i: np.ndarray,
+    q: np.ndarray,
+    score: np.ndarray,
+    two_beta2: float,
+    sides: int,
+    weight: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Weng & Lin's Algorithm 1 (every pair of sides is one game): each side's Ω and Δ.
     Each game (i, q) adds to i's sums and then to q's, in the order of the games, as
     openskill's loops do; ``weight`` (per game, or None for 1) scales a game's terms."""
@@ -622,7 +645,16 @@ def _bradley_terry_full(team_mu, team_s2, i, q, score, two_beta2, sides, weight=
     return omega, np.bincount(both, terms, sides)
 
 
-def _plackett_luce(team_mu, team_s2, places, side_match, a, b, beta2, matches):
+def _plackett_luce(
+    team_mu: np.ndarray,
+    team_s2: np.ndarray,
+    places: np.ndarray,
+    side_match: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    beta2: float,
+    matches: int,
+) -> tuple[np.ndarray, np.ndarray]:
     """Weng & Lin's Algorithm 4: each side's Ω and Δ. Over the ordered pairs (a, b): C_q of
     the paper is the sum of the exps of the sides b placed at or below q = a, and A_q how
     many share q's place; side i = a sums, over the sides q = b placed at or above it, its
@@ -645,9 +677,11 @@ def _plackett_luce(team_mu, team_s2, places, side_match, a, b, beta2, matches):
     return omega, delta
 
 
-def _scalar_odds(rater: Rater, team_mu, team_var, sizes, side_count):
+def _scalar_odds(
+    rater: Rater, team_mu: np.ndarray, team_var: np.ndarray, sizes: np.ndarray, side_count: np.ndarray
+) -> list[float]:
     """The ``pairwise`` and ``thurstone`` win formulas, match by match (back-test candidates)."""
-    out = []
+    out: list[float] = []
     mus, s2s, ks = team_mu.tolist(), team_var.tolist(), sizes.tolist()
     start = 0
     for n in side_count.tolist():
@@ -656,7 +690,9 @@ def _scalar_odds(rater: Rater, team_mu, team_var, sizes, side_count):
     return out
 
 
-def _days_away(players: np.ndarray, player_count: int, slot_day: np.ndarray, known_day: np.ndarray):
+def _days_away(
+    players: np.ndarray, player_count: int, slot_day: np.ndarray, known_day: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Per slot (given order), the days since the player's last match that had a day (0 when
     there is none, or this match has none, or it comes before that day); and per player index
     the day of his last match that had one, after these (NaN: none).
@@ -689,10 +725,10 @@ class Replayed(NamedTuple):
     """A replay's numbers on arrays: one slot per player per match, matches in the given
     order, each match's players side by side (history row material, for many rows at once)."""
 
-    matches: list
+    matches: list[MatchOutcome]
     #: Per slot: the match's index in ``matches``, the player, his side (0-based) and its place.
     match_index: np.ndarray
-    players: list
+    players: list[Hashable]
     side: np.ndarray
     place: np.ndarray
     mu_before: np.ndarray
@@ -764,6 +800,7 @@ def replay_arrays(
             if twice:
                 raise ValueError(f"match {match.match_id!r}: player {twice[0]!r} appears twice")
             _check_match(match.sides, match.places)
+    assert places is not None  # a place that is not an int failed _check_match above
     ids = list(index)
     prior = rater.prior()
     known = [ratings.get(p, prior) for p in ids]

@@ -110,7 +110,7 @@ CONTENT_SECURITY_POLICY = {
 SECURE_REFERRER_POLICY = "same-origin"
 # Permissions-Policy (django-permissions-policy): no page uses the camera, the microphone, the
 # position, payments or other devices, so no script on them (nor a frame) may ask for them.
-PERMISSIONS_POLICY = {
+PERMISSIONS_POLICY: dict[str, list[str]] = {
     feature: []
     for feature in [
         "accelerometer",

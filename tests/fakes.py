@@ -26,6 +26,7 @@ class Tally(Ruleset):
     title = "Tally (test game)"
     seat_counts = (2, 3, 4)
     Options = TallyOptions
+    options: TallyOptions
     record_schema = {"type": "object", "required": ["dealer", "points", "declared"]}
 
     def initial_state(self) -> dict[str, Any]:

@@ -223,8 +223,8 @@ def ratings() -> dict[str, Any]:
         "pool__game", "player_id", "match_id", "played_at", "side", "place",
         "mu_before", "sigma_before", "mu_after", "sigma_after", "win_probability",
     )  # fmt: skip
-    for row in history.order_by().iterator(chunk_size=CHUNK):
-        digest.add(canonical(["history", *row]))
+    for entry in history.order_by().iterator(chunk_size=CHUNK):
+        digest.add(canonical(["history", *entry]))
     return digest.result()
 
 

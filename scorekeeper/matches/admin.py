@@ -144,8 +144,17 @@ class HandInline(admin.TabularInline):
     model = Hand
     extra = 0
     can_delete = False
-    fields = ["number", "version", "status", "dealer", "declared", "computed", "recorded_by", "recorded_at"]
-    readonly_fields = fields
+    readonly_fields = (
+        "number",
+        "version",
+        "status",
+        "dealer",
+        "declared",
+        "computed",
+        "recorded_by",
+        "recorded_at",
+    )
+    fields = readonly_fields
 
     def has_add_permission(self, request, obj=None):
         return False

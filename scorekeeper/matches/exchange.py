@@ -26,7 +26,7 @@ Decisions (docs/api.md, "Export and import"):
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.db import transaction
@@ -207,7 +207,8 @@ def match_import(*, document: dict[str, Any], by) -> Match:
         players = [_import_player(entry, i, by, same_site=same_site) for i, entry in enumerate(entries)]
         teams = [entry.get("team") for entry in document.get("players") or []]
         match = services.match_create(
-            game=document.get("game"),
+            # Any JSON value: match_create answers one that names no game with game_unknown.
+            game=cast(str, document.get("game")),
             preset=document.get("preset") or "classic",
             options=document.get("options") or {},
             players=players,

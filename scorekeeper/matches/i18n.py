@@ -12,6 +12,7 @@ text: the data migration 0006 converted every stored one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext, ngettext, pgettext
@@ -24,7 +25,7 @@ _MISMATCH = ("explanation", "explanation_code", "explanation_params")
 _LINE = ("note", "note_code", "note_params")
 
 
-def render(code: str, params: dict[str, Any] | None = None) -> str:
+def render(code: str, params: Mapping[str, Any] | None = None) -> str:
     """An engine message in the active language."""
     return messages.render(code, params, gettext=gettext, ngettext=ngettext, pgettext=pgettext)
 

@@ -70,6 +70,10 @@ class Player(models.Model):
 
 
 class Match(models.Model):
+    #: Not a column: whether the user a write is for scores this match, set where the write
+    #: reads it (``services._read``).
+    is_scorer: bool
+
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", _("in progress")
         FINISHED = "finished", _("finished")
@@ -217,6 +221,10 @@ class Seat(models.Model):
 
 
 class Hand(models.Model):
+    #: Not a column: after a correction, the later hands that got a new version
+    #: (``services.hand_correct``), their numbers, for the caller to show.
+    reevaluated: list[int]
+
     class Status(models.TextChoices):
         VALID = "valid", _("valid")
         #: Stored with the declared values standing (spec 1.6), or unplayable after a correction.
@@ -462,6 +470,9 @@ class PlayerClaimCode(models.Model):
     A scorer of one of the player's matches makes it and reads it out; only its keyed digest
     is kept (the code is shown once), it expires after ``PLAYER_CLAIM_CODE_TTL_MINUTES`` and
     serves once."""
+
+    #: Not a column: the code as shown once, set on the row its creation returns.
+    code: str
 
     player = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="claim_codes", verbose_name=_("player")

@@ -10,7 +10,7 @@ language (every sentence is a whole translatable string).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.formats import number_format
 from django.utils.text import format_lazy
@@ -18,6 +18,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from scorekeeper.rules.fields import is_int
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 #: The per-seat figures a result may carry, in the order of the table's columns.
 COLUMNS = {
@@ -53,7 +56,7 @@ def _signed(value: Any) -> str:
     return str(value)
 
 
-def _pct(value: Any) -> str:
+def _pct(value: Any) -> StrOrPromise:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return format_lazy("{} %", number_format(value, 1))
     return "—"
@@ -120,9 +123,10 @@ def _sentences(game, result, names, places, seats, options) -> list[str]:
             )
         return out
     if "finish_order" in result:  # piquet-normand: places by finishing order, the last pays
-        finish = [_seat(s, n) for s in result.get("finish_order") or []]
+        order = result.get("finish_order") or []
+        finish = [seat for s in order if (seat := _seat(s, n)) is not None]
         settlement = _per_seat(result, "settlement", n)
-        if len(finish) == 3 and None not in finish and settlement:
+        if len(order) == 3 and len(finish) == 3 and settlement:
             first, second, last = finish
             out.append(
                 _("%(first)s finished first, %(second)s second, %(last)s last.")
@@ -195,7 +199,7 @@ def _sentences(game, result, names, places, seats, options) -> list[str]:
             % {"names": names_and(winners), "banks": best}
         )
         worst = max(banks)
-        last = [names[i] for i in range(n) if banks[i] == worst]
+        culs = [names[i] for i in range(n) if banks[i] == worst]
         if worst != best:
             out.append(
                 ngettext(
@@ -203,7 +207,7 @@ def _sentences(game, result, names, places, seats, options) -> list[str]:
                     "%(names)s is the cul, with %(banks)s banks.",
                     worst,
                 )
-                % {"names": names_and(last), "banks": worst}
+                % {"names": names_and(culs), "banks": worst}
             )
         return out
     # bastard and any other game: the places by points

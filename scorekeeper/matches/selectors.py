@@ -118,7 +118,7 @@ def hand_recorder_side(*, match: Match, hand: Hand, sides: dict[int, tuple]) -> 
     if hand.recorded_by_id is None:
         return None
     player = next((s.player_id for s in match.seats.all() if s.player.user_id == hand.recorded_by_id), None)
-    return sides.get(player)
+    return None if player is None else sides.get(player)
 
 
 def user_scores_match(*, user, match: Match) -> bool:
@@ -163,8 +163,8 @@ def hand_answers(
     rows = list(
         answers.order_by("at", "id").values("hand_id", "answer", "player_id", "at_table", "reason", "at")
     )
-    if rows and names is None:
-        names = {seat.player_id: seat.player.name for seat in match.seats.all()}
+    if names is None:
+        names = {seat.player_id: seat.player.name for seat in match.seats.all()} if rows else {}
     return {row["hand_id"]: {**row, "player_name": names.get(row["player_id"], "?")} for row in rows}
 
 
@@ -207,7 +207,7 @@ def running_values(state: dict[str, Any] | None) -> list | None:
 def match_score_sheet(*, match: Match) -> dict[str, Any]:
     """The score sheet: seats, every current hand with declared and computed scores and the
     running totals (banks in cul) after it, the current totals and the result when over."""
-    seats = [
+    seats: list[dict[str, Any]] = [
         {"position": s.position, "player": s.player_id, "name": s.player.name, "team": s.team}
         for s in seats_of(match)
     ]

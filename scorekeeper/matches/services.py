@@ -629,7 +629,8 @@ def _ruleset(match: Match):
     """The match's ruleset (one per game, preset, options and seat count)."""
     # Canonical JSON, so that equal options share one cache entry whatever their key order.
     options = json.dumps(match.options, sort_keys=True, separators=(",", ":"))
-    return _ruleset_for(find_ruleset(match.game), match.preset, options, match.seat_count)
+    # A class is hashable; mypy reads type[...] against Hashable as an instance.
+    return _ruleset_for(find_ruleset(match.game), match.preset, options, match.seat_count)  # type: ignore[arg-type]
 
 
 @functools.lru_cache(maxsize=256)

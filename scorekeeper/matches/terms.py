@@ -37,7 +37,7 @@ def show_value(spec: dict[str, Any] | None, value: Any) -> str:
     if isinstance(value, bool):
         return str(_("yes") if value else _("no"))
     choices = spec.get("choices", []) if spec else []
-    label = dict(zip(choices, spec["choice_labels"], strict=True)).get(value) if choices else None
+    label = dict(zip(choices, spec["choice_labels"], strict=True)).get(value) if spec and choices else None
     return label if label is not None else choice_words(value)
 
 

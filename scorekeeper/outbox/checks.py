@@ -51,7 +51,7 @@ def recovery_bound() -> dict[str, float]:
 
 @checks.register()
 def check_recovery_bound(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
-    found = []
+    found: list[checks.CheckMessage] = []
     bound = recovery_bound()
     if bound["bound"] > RECOVERY_PROMISE:
         found.append(

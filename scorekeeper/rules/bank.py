@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -276,7 +277,7 @@ def _alternative_options(o: BankOptions) -> list[dict[str, Any]]:
     return sorted(_option_changes(o), key=len)
 
 
-def _option_changes(o: BankOptions):
+def _option_changes(o: BankOptions) -> Iterator[dict[str, Any]]:
     yield from ({"king_bonus": v} for v in ("additive", "replace") if v != o.king_bonus)
     yield from ({"leftover_rule": v} for v in ("penalty", "none") if v != o.leftover_rule)
     current = (o.penalty_option, o.penalty_reading, o.penalty_flat, o.penalty_per_card)
@@ -390,14 +391,18 @@ class _Record:
 # -- the ruleset ---------------------------------------------------------------
 
 
+#: Reads one seat's entry of a per-seat list: ``read(f, value, path)``, ``_BAD`` when rejected.
+_EntryReader = Callable[[Fields, Any, str], Any]
+
+
 @register
 class Bank(Ruleset):
     key = "bank"
     title = gettext_noop("Bank («Банк»)")
     seat_counts = (2, 3, 4)
     Options = BankOptions
-    record_schema = RECORD_SCHEMA
     options: BankOptions
+    record_schema = RECORD_SCHEMA
 
     def initial_state(self) -> dict[str, Any]:
         return {
@@ -417,7 +422,7 @@ class Bank(Ruleset):
         leaders = [seat for seat, total in enumerate(totals) if total == top]
         return (True, None) if len(leaders) == 1 else (False, leaders)
 
-    def state_problems(self, state: dict[str, Any]) -> list[str]:
+    def state_problems(self, state: dict[str, Any]) -> list[Message]:
         n = self.seats
         problems = state_key_problems(state, STATE_KEYS)
         if problems:
@@ -560,10 +565,9 @@ class Bank(Ruleset):
 
         raw = f.get(record, "left_cards", required=penalty_rule)
         if raw is MISSING:
-            left = [()] * n if not penalty_rule else [_BAD] * n
+            left: list[Any] = [()] * n if not penalty_rule else [_BAD] * n
         else:
-            left = self._each(f, raw, "left_cards", self._cards(seen))
-            left = [_BAD] * n if left is None else left
+            left = self._each(f, raw, "left_cards", self._cards(seen)) or [_BAD] * n
 
         raw = f.get(record, "finish")
         finish = None if raw is MISSING else self._each(f, raw, "finish", self._read_position)
@@ -586,7 +590,7 @@ class Bank(Ruleset):
         )
 
     @staticmethod
-    def _each(f: Fields, value: Any, path: str, read) -> list[Any] | None:
+    def _each(f: Fields, value: Any, path: str, read: _EntryReader) -> list[Any] | None:
         """Read a per-seat list entry by entry; ``None`` if the list itself is unusable.
 
         ``read(f, value, path)`` returns ``_BAD`` for an entry it rejected.
@@ -600,7 +604,7 @@ class Bank(Ruleset):
         return out
 
     @staticmethod
-    def _cards(seen: dict[Card, str]):
+    def _cards(seen: dict[Card, str]) -> _EntryReader:
         """A reader of one seat's cards; ``seen`` spans captured and left_cards (card_duplicate)."""
 
         def read(f: Fields, value: Any, path: str) -> Any:

@@ -12,6 +12,7 @@ from math import ceil
 from typing import Any
 
 from .cards import Card
+from .errors import CardInvalid
 from .fields import MISSING, Fields, describe, is_int, join
 from .messages import Message, gettext_noop, pgettext_lazy
 from .options import GameOptions, option
@@ -163,17 +164,18 @@ class Bastard(Ruleset):
     title = gettext_noop("Bastard (Ugly)")
     seat_counts = (3, 4)
     Options = BastardOptions
+    options: BastardOptions
     record_schema = RECORD_SCHEMA
 
     @property
     def hands_per_match(self) -> int:
         hands = self.options.hands
-        return AUTO_HANDS.get(self.seats, 7) if hands == "auto" else hands
+        return hands if isinstance(hands, int) else AUTO_HANDS.get(self.seats, 7)  # or "auto"
 
     def initial_state(self) -> dict[str, Any]:
         return {"hands_played": 0, "totals": [0] * self.seats, "last_dealer": None, "over": False}
 
-    def state_problems(self, state: dict[str, Any]) -> list[str]:
+    def state_problems(self, state: dict[str, Any]) -> list[Message]:
         n = self.seats
         problems = state_key_problems(state, STATE_KEYS)
         if problems:
@@ -224,7 +226,14 @@ class Bastard(Ruleset):
                         needed=ceil(k / n),
                         n=n,
                     )
-        if ev.errors or None in (dealer, trump, tricks, specials, declared):
+        if (
+            ev.errors
+            or dealer is None
+            or trump is None
+            or tricks is None
+            or specials is None
+            or declared is None
+        ):
             return
 
         piles = [
@@ -332,7 +341,7 @@ class Bastard(Ruleset):
                 where = join(path, i)
                 try:
                     card = Card.parse(raw)
-                except ValueError as exc:
+                except CardInvalid as exc:
                     f.error("card_invalid", where, "field.card_invalid", path=where, reason=exc.text)
                     ok = False
                     continue

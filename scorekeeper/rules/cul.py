@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from .cards import SHORT_PACK, Card
-from .fields import MISSING, Fields, describe, is_int, join
+from .fields import MISSING, Fields, all_read, describe, is_int, join
 from .messages import Message, gettext_noop, term
 from .options import GameOptions, option
 from .result import Evaluation, competition_ranking
@@ -229,6 +229,7 @@ class Cul(Ruleset):
     title = gettext_noop("cul («Жопа»)")
     seat_counts = (2, 3, 4, 5, 6)
     Options = CulOptions
+    options: CulOptions
     record_schema = RECORD_SCHEMA
     #: The players count banks, not points: they declare each one's banks after the party.
     declared_keys = ("declared_banks",)
@@ -251,7 +252,7 @@ class Cul(Ruleset):
         return {"go": go_target(n), "not_go": not_go_target(n, self.options.not_go_target_6p)}
 
     # -- state -----------------------------------------------------------------
-    def state_problems(self, state: dict[str, Any]) -> list[str]:
+    def state_problems(self, state: dict[str, Any]) -> list[Message]:
         n = self.seats
         problems = state_key_problems(state, STATE_KEYS)
         if problems:
@@ -389,7 +390,7 @@ class Cul(Ruleset):
         if items is None:
             return None
         bets = [f.choice(bet, f"bets[{p}]", BETS, code="bet_invalid") for p, bet in enumerate(items)]
-        return None if None in bets else bets
+        return all_read(bets)
 
     def _read_captured(self, f: Fields, value: Any) -> list[list[Card] | None] | None:
         if value is MISSING:
@@ -451,9 +452,10 @@ class Cul(Ruleset):
     ) -> None:
         for p in range(self.seats):
             claims = [] if bonuses is None else bonuses[p]
-            if captured[p] is None or claims is None:
+            seat_cards = captured[p]
+            if seat_cards is None or claims is None:
                 continue  # already reported
-            cards = sum(card_value(c) for c in captured[p])
+            cards = sum(card_value(c) for c in seat_cards)
             extra = sum(BONUS_VALUES[item] for item in claims)
             if points[p] != cards + extra:
                 ev.error(
@@ -483,10 +485,11 @@ class Cul(Ruleset):
         if captured is None or bonuses is None:
             return
         for p in range(self.seats):
-            if captured[p] is None or bonuses[p] is None:
+            seat_cards, claims = captured[p], bonuses[p]
+            if seat_cards is None or claims is None:
                 continue
-            for i, item in enumerate(bonuses[p]):
-                if not bonus_supported(item, captured[p]):
+            for i, item in enumerate(claims):
+                if not bonus_supported(item, seat_cards):
                     ev.warn(
                         "bonus_unsupported",
                         f"bonuses[{p}][{i}].item",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from math import inf
-from typing import Any
+from typing import Any, TypeGuard, TypeVar
 
 from .cards import Card
 from .errors import CardInvalid
@@ -16,6 +16,8 @@ from .messages import Message, term
 from .result import Evaluation, Problem
 
 MISSING: Any = object()
+
+T = TypeVar("T")
 
 #: Every integer in a hand record, a state or an option is a signed 32-bit value: a score, a
 #: total or a target fits in one (docs/rules/README.md, "Limits"). A larger one is refused
@@ -28,7 +30,7 @@ MAX_DEPTH = 64
 MAX_LIMIT_PROBLEMS = 20
 
 
-def is_int(value: object) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     """Booleans are not integers here (spec 1.7)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -109,9 +111,9 @@ def limit_problems(
         inner = []
         for key, child in enumerate(item) if type(item) is list else item.items():
             # No call for what is fine: small ints, ASCII text without U+0000, str or int keys.
-            if type(key) is str and (not key.isascii() or "\x00" in key) and _bad_string(key):
+            if type(key) is str and (not key.isascii() or "\x00" in key) and (reason := _bad_string(key)):
                 where = join(here, printable_key(key))
-                message = _KEY_MESSAGES[_bad_string(key)]
+                message = _KEY_MESSAGES[reason]
                 problems.append(Problem("string_invalid", where, message, {"path": where}))
                 continue
             kind = type(child)
@@ -136,7 +138,7 @@ class Fields:
         self.ev.error(code, path, message, **params)
 
     # -- presence --------------------------------------------------------
-    def get(self, obj: dict, key: str, path: str = "", *, required: bool = True) -> Any:
+    def get(self, obj: dict[str, Any], key: str, path: str = "", *, required: bool = True) -> Any:
         """The value of ``obj[key]``; ``MISSING`` when absent (an error if required).
 
         A required field that is present but ``null`` is also ``field_missing``; an
@@ -150,7 +152,7 @@ class Fields:
             self.error("field_missing", where, "field.required", path=where)
         return value
 
-    def obj(self, value: Any, path: str, what: str = "field.must_be_object") -> dict | None:
+    def obj(self, value: Any, path: str, what: str = "field.must_be_object") -> dict[str, Any] | None:
         """``value`` if it is an object; ``what`` is the message saying what it must be."""
         if isinstance(value, dict):
             return value
@@ -184,7 +186,9 @@ class Fields:
         self.error("field_invalid", path, "field.not_boolean", path=path, value=describe(value))
         return None
 
-    def choice(self, value: Any, path: str, choices: Iterable[str], code: str = "field_invalid"):
+    def choice(
+        self, value: Any, path: str, choices: Iterable[str], code: str = "field_invalid"
+    ) -> str | None:
         choices = tuple(choices)
         if isinstance(value, str) and value in choices:
             return value
@@ -202,13 +206,13 @@ class Fields:
         return None
 
     # -- lists -----------------------------------------------------------
-    def array(self, value: Any, path: str) -> list | None:
+    def array(self, value: Any, path: str) -> list[Any] | None:
         if isinstance(value, list):
             return value
         self.error("field_invalid", path, "field.not_a_list", path=path, value=describe(value))
         return None
 
-    def per_seat(self, value: Any, path: str) -> list | None:
+    def per_seat(self, value: Any, path: str) -> list[Any] | None:
         """A list with exactly one entry per seat."""
         items = self.array(value, path)
         if items is None:
@@ -235,14 +239,14 @@ class Fields:
             return None
         low = -inf if minimum is None else minimum
         high = inf if maximum is None else maximum
-        out = []
+        out: list[int | None] = []
         for i, item in enumerate(items):
             # Every hand declares its scores: a plain in-range int is taken without a call.
             if type(item) is int and low <= item <= high:
                 out.append(item)
             else:
                 out.append(self.integer(item, join(path, i), minimum=minimum, maximum=maximum, code=code))
-        return None if None in out else out
+        return all_read(out)
 
     # -- cards -----------------------------------------------------------
     def card(self, value: Any, path: str, pack: frozenset[Card]) -> Card | None:
@@ -288,6 +292,12 @@ class Fields:
         return result if ok else None
 
 
+def all_read(values: list[T | None]) -> list[T] | None:
+    """``values`` when every one was read, None when one was rejected (its error is reported)."""
+    read = [value for value in values if value is not None]
+    return read if len(read) == len(values) else None
+
+
 def describe(value: Any) -> str | Message:
     """The value as a message shows it: a JSON literal as written, or what kind of thing it is
     (a ``Message``, so that "an object" is read in the reader's language)."""
@@ -308,4 +318,4 @@ def describe(value: Any) -> str | Message:
 
 
 _NOTHING = term("value.nothing")
-_KINDS = {dict: term("value.an_object"), list: term("value.a_list")}
+_KINDS: dict[type, Message] = {dict: term("value.an_object"), list: term("value.a_list")}

@@ -91,7 +91,7 @@ class Message(NamedTuple):
     def __str__(self) -> str:
         return render(self.code, self.params)
 
-    def render(self, **translations: Callable) -> str:
+    def render(self, **translations: Callable[..., str]) -> str:
         return render(self.code, self.params, **translations)
 
     def to_json(self) -> dict[str, Any]:
@@ -120,7 +120,15 @@ def _json(value: Any) -> Any:
     return str(value)  # a Card: its canonical notation
 
 
-class _Params(dict):
+#: The three gettext functions of one language, handed down to nested messages.
+_Translations = tuple[
+    Callable[[str], str],
+    Callable[[str, str, int], str],
+    Callable[[str, str], str],
+]
+
+
+class _Params(dict[str, str]):
     """Format parameters; a placeholder without a value is left as written."""
 
     def __missing__(self, key: str) -> str:
@@ -145,9 +153,9 @@ def render(
     if entry is None:
         return code
     tr = (gettext, ngettext, pgettext)
-    if type(entry) is str:
+    if isinstance(entry, str):
         template = gettext(entry)
-    elif type(entry) is Term:
+    elif isinstance(entry, Term):
         return pgettext(entry.context, entry.message)
     else:
         count = (params or _NO_PARAMS).get(entry.number, 0)
@@ -165,7 +173,7 @@ def render(
     return template.format_map(values)
 
 
-def _text(value: Any, tr: tuple) -> str:
+def _text(value: Any, tr: _Translations) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, Message):
@@ -744,6 +752,6 @@ def render_text(
 ) -> str:
     """A marked text (``gettext_noop`` a text, ``pgettext_lazy`` a word that needs its context)
     in the language of the functions given."""
-    if type(marked) is Term:
+    if isinstance(marked, Term):
         return pgettext(marked.context, marked.message)
     return gettext(marked)

@@ -8,7 +8,7 @@ A game's options are a frozen dataclass whose fields are declared with
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
@@ -30,7 +30,7 @@ def option(
     effect: str,
     label: str | None = None,
     help: str,
-    choices: tuple | dict[Any, str | Term] | None = None,
+    choices: tuple[Any, ...] | Mapping[Any, str | Term] | None = None,
     minimum: int | None = None,
     auto: bool = False,
 ) -> Any:
@@ -49,7 +49,7 @@ def option(
         "label": label,
         "help": help,
         "choices": None if choices is None else tuple(choices),
-        "choice_labels": dict(choices) if isinstance(choices, dict) else {},
+        "choice_labels": dict(choices) if isinstance(choices, Mapping) else {},
         "minimum": minimum,
         "auto": auto,
     }
@@ -66,7 +66,7 @@ def choice_words(value: Any) -> str:
     return str(value).replace("_", " ")
 
 
-def _kind(meta: dict, default: Any) -> str:
+def _kind(meta: Mapping[str, Any], default: Any) -> str:
     if isinstance(default, bool):
         return "bool"
     if meta["auto"]:
@@ -163,7 +163,7 @@ class GameOptions:
         return dataclasses.asdict(self)
 
 
-def _check_value(meta: dict, value: Any) -> Message | None:
+def _check_value(meta: Mapping[str, Any], value: Any) -> Message | None:
     """Why ``value`` is not acceptable for the option described by ``meta`` (its message
     without the option's ``name``), or None."""
     kind = _kind(meta, meta["classic"])

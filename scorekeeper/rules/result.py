@@ -87,8 +87,8 @@ class Line:
 def text_of(item: Problem | Mismatch) -> Message:
     """The message of a problem or a mismatch, to render in any language or nest in another."""
     if isinstance(item, Problem):
-        return Message(item.message_code, item.message_params)
-    return Message(item.explanation_code, item.explanation_params)
+        return Message(item.message_code, item.message_params or {})
+    return Message(item.explanation_code, item.explanation_params or {})
 
 
 @dataclass(slots=True)
@@ -112,26 +112,18 @@ class Evaluation:
     # ``message`` is a catalog code and ``params`` its parameters, or a ``Message``; a text the
     # catalog does not know is shown as it is (a test's fake game writes plain English).
     def error(self, code: str, path: str, message: str | Message, /, **params: Any) -> None:
-        if type(message) is Message:
-            message, params = message
-        self.errors.append(Problem(code, path, message, params))
+        self.errors.append(Problem(code, path, *_code_and_params(message, params)))
 
     def warn(self, code: str, path: str, message: str | Message, /, **params: Any) -> None:
-        if type(message) is Message:
-            message, params = message
-        self.warnings.append(Problem(code, path, message, params))
+        self.warnings.append(Problem(code, path, *_code_and_params(message, params)))
 
     def line(self, seat: int, item: str, points: int, note: str | Message, /, **params: Any) -> None:
-        if type(note) is Message:
-            note, params = note
-        self.breakdown.append(Line(seat, item, points, note, params))
+        self.breakdown.append(Line(seat, item, points, *_code_and_params(note, params)))
 
     def mismatch(
         self, seat: int, declared: Any, computed: Any, explanation: str | Message, /, **params: Any
     ) -> None:
-        if type(explanation) is Message:
-            explanation, params = explanation
-        self.mismatches.append(Mismatch(seat, declared, computed, explanation, params))
+        self.mismatches.append(Mismatch(seat, declared, computed, *_code_and_params(explanation, params)))
 
     def discard_scoring(self) -> None:
         """Errors stop the evaluation: nothing is scored (spec 1.5)."""
@@ -155,6 +147,13 @@ class Evaluation:
             "mismatches": [m.to_dict() for m in self.mismatches],
             "warnings": [p.to_dict() for p in self.warnings],
         }
+
+
+def _code_and_params(message: str | Message, params: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
+    """A message given as a code and keyword parameters, or as a ``Message`` (its own parameters)."""
+    if isinstance(message, Message):
+        return message
+    return message, params
 
 
 def competition_ranking(values: list[int], *, lower_is_better: bool = False) -> list[int]:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, ClassVar
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Self
 
 from . import messages
 from .errors import HandRejected, UnknownGame
@@ -63,7 +63,9 @@ class Ruleset:
         self.seats = self.seat_counts[0] if seats is None else seats
 
     @classmethod
-    def create(cls, preset: str = "classic", options: dict | None = None, seats: int | None = None):
+    def create(
+        cls, preset: str = "classic", options: dict[str, Any] | None = None, seats: int | None = None
+    ) -> Self:
         """Resolve ``preset`` + ``options`` overrides; raises OptionsInvalid."""
         return cls(cls.Options.resolve(preset, options), seats)
 
@@ -74,8 +76,9 @@ class Ruleset:
     def initial_state(self) -> dict[str, Any]:
         raise NotImplementedError
 
-    def state_problems(self, state: dict[str, Any]) -> list[Message]:
-        """Why ``state`` is malformed or breaks the game's invariants (empty if fine)."""
+    def state_problems(self, state: dict[str, Any]) -> Sequence[str | Message]:
+        """Why ``state`` is malformed or breaks the game's invariants (empty if fine): catalog
+        messages, or plain texts (a test's fake game writes English)."""
         raise NotImplementedError
 
     def _evaluate(

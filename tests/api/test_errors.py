@@ -32,7 +32,7 @@ GARBAGE = [
     '{"record": {"dealer": 0, "points": [1, 1], "declared": [1, 1], "note": "\\u0000"}, "version": 1}',
     '{"name": "A\\u0000", "username": "\\u0000", "reason": "x", "version": 1}',
 ]
-WRONG_TYPES = [None, True, -1, 10**30, 1.5, "x", [], {}, [[{}]], "0" * 300]
+WRONG_TYPES: list[object] = [None, True, -1, 10**30, 1.5, "x", [], {}, [[{}]], "0" * 300]
 
 
 @pytest.fixture

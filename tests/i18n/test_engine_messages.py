@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import string
 from pathlib import Path
+from typing import Any
 
 import polib
 import pytest
@@ -151,7 +152,7 @@ def test_a_rule_error_message_is_in_the_requests_language_with_the_same_code(lan
     assert error["message"] == REQUIRED[language]
 
 
-PIQUET_DISPUTE = {
+PIQUET_DISPUTE: dict[str, Any] = {
     "seats": 2,
     "hand": {
         "dealer": 1, "carte_blanche": None, "point": {"scorer": 0, "cards": 6, "pips": 56},

@@ -49,7 +49,7 @@ def _pages(match: Match, piquet: Match) -> dict[str, tuple[str, str]]:
         "void": (reverse("match-void", args=[match.pk]), "Void this match?"),
         "new match": (reverse("match-new"), "Which game?"),
         "new piquet match": (reverse("match-new-game", args=["piquet"]), "Players, in seat order"),
-        "player": (reverse("player-detail", args=[match.seats.first().player_id]), "Matches"),
+        "player": (reverse("player-detail", args=[match.seats.get(position=0).player_id]), "Matches"),
         "settings": (reverse("preferences"), "Settings"),
         "not found": ("/matches/999999/", "There is nothing at this address."),
     }

@@ -34,7 +34,7 @@ def test_database_url() -> str:
     return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
-test_database_url.__test__ = False  # a helper, not a test
+setattr(test_database_url, "__test__", False)  # noqa: B010  pytest reads it: a helper, not a test
 
 
 def free_port() -> int:
@@ -122,9 +122,11 @@ class WorkerProcess:
     def freeze(self) -> None:
         """SIGSTOP: the worker hangs where it is (its threads too: no heartbeat), holding its
         connections and locks, as a process stuck in the kernel or paused by a debugger."""
+        assert self.process is not None, "the worker is not running"
         self.process.send_signal(signal.SIGSTOP)
 
     def resume(self) -> None:
+        assert self.process is not None, "the worker is not running"
         self.process.send_signal(signal.SIGCONT)
 
     def wait_ready(self, timeout: float = 60.0) -> float:
@@ -179,11 +181,12 @@ def celery_app_on(broker_url: str, *, queue: str | None = None):
     saved = {key: app.conf[key] for key in keys}
 
     def reset() -> None:
-        app._pool = None  # the producer connection pool, made for the old broker
+        # Celery's private state, which its stubs leave out.
+        app._pool = None  # type: ignore[attr-defined]  # the producer connection pool, made for the old broker
         app.__dict__.pop("amqp", None)  # its cached queues, router and producer pool
-        app._backend_cache = None
-        if hasattr(app._local, "backend"):
-            del app._local.backend
+        app._backend_cache = None  # type: ignore[attr-defined]
+        if hasattr(app._local, "backend"):  # type: ignore[attr-defined]
+            del app._local.backend  # type: ignore[attr-defined]
 
     app.conf.update(broker_url=broker_url, result_backend=broker_url, task_always_eager=False)
     if queue is not None:

@@ -61,7 +61,7 @@ def require_postgresql_suite() -> Path:
     bindir = server_bindir()
     if bindir is None:
         problems.append("no PostgreSQL server programs (initdb) on PATH nor under /usr/lib/postgresql/*/bin")
-    if not problems:
+    if not problems and bindir is not None:
         return bindir
     reason = "; ".join(problems)
     if os.environ.get("REQUIRE_SERVICES") == "1":
@@ -366,9 +366,11 @@ def assert_every_acknowledged_hand_stored_once_and_whole(
             assert [(number, version, status) for _, number, version, status in hands] == [
                 (n, 1, "valid") for n in range(1, count + 1)
             ], "every acknowledged hand, once; no other"
-            hand_count, version, state = db.execute(
+            row = db.execute(
                 f"SELECT hand_count, version, state FROM {match} WHERE id = %s", [table.match]
             ).fetchone()
+            assert row is not None, "the match is stored"
+            hand_count, version, state = row
             assert (hand_count, version, state["hands"], state["totals"]) == (count, count, count, [count, 0])
             audited = db.execute(
                 f"SELECT hand_id, count(*) FROM {audit} WHERE hand_id = ANY(%s) GROUP BY hand_id",

@@ -181,8 +181,8 @@ def waiting_on_a_lock() -> int:
 def processed(*events: RatingEvent) -> float | None:
     """The (wall clock) time by which all ``events`` were processed, or None."""
     times = RatingEvent.objects.filter(pk__in=[e.pk for e in events]).values_list("processed_at", flat=True)
-    times = list(times)
-    return None if None in times else max(t.timestamp() for t in times)
+    done = [t for t in times if t is not None]
+    return max(t.timestamp() for t in done) if len(done) == len(times) else None
 
 
 def wait_processed(*events: RatingEvent, what: str, logs) -> float:

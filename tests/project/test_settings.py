@@ -129,7 +129,9 @@ def readme_production_environment() -> dict[str, str]:
 
     readme = (ROOT / "README.md").read_text()
     section = readme[readme.index("## Production mode") :]
-    block = re.search(r"```sh\n(export .*?)\n\.venv", section, re.S).group(1)
+    found = re.search(r"```sh\n(export .*?)\n\.venv", section, re.S)
+    assert found, "the section's sh block of exports"
+    block = found.group(1)
     words = shlex.split(block.replace("\\\n", " "))
     env = dict(word.split("=", 1) for word in words[1:])
     assert env["DJANGO_SECRET_KEY"].startswith("<"), "the README shows a placeholder, not a key"

@@ -46,7 +46,7 @@ def old_board(game: str, board: BoardFilter, *, provisional: bool) -> list[tuple
 
 def paged(game: str, board: BoardFilter, *, provisional: bool, size: int) -> list[tuple[int, int]]:
     ids = leaderboard(game=game, board=board, provisional=provisional).values_list("pk", flat=True)
-    out = []
+    out: list[tuple[int, int]] = []
     for start in range(0, ids.count(), size):
         page = leaderboard_page(
             ids[start : start + size], game=game, board=board, provisional=provisional, offset=start

@@ -34,7 +34,7 @@ def kept() -> dict[tuple[int, int], tuple[int, int, int, int]]:
         row = out.setdefault((player, other), [0, 0, 0, 0])
         for i, n in enumerate((met, wins, losses, draws)):
             row[i] += n
-    return {pair: tuple(row) for pair, row in out.items()}
+    return {pair: (row[0], row[1], row[2], row[3]) for pair, row in out.items()}
 
 
 def from_seats() -> dict[tuple[int, int], tuple[int, int, int, int]]:

@@ -37,7 +37,7 @@ def party(**changes) -> dict:
 
 
 def game(seats: int = 3, preset: str = "classic", **options) -> Bank:
-    return find_ruleset("bank").create(preset, options, seats)
+    return Bank.create(preset, options, seats)
 
 
 def state(totals, *, parties=3, last_dealer=0, last_loser=None, tiebreak_seats=None, over=False) -> dict:

@@ -75,13 +75,13 @@ def party(draw, game, state, *, deck_bound: bool = True) -> dict:
     penalty_rule = game.options.leftover_rule == "penalty"
     went_out = draw(st.integers(0, len(playing) - 1))
     order = draw(st.permutations(playing))
-    finish = [None] * n
+    finish: list[int | None] = [None] * n
     for position, seat in enumerate(order[:went_out], start=1):
         finish[seat] = position
     bonus = [draw(finish_flags()) if finish[p] is not None else None for p in range(n)]
 
     cards = iter(draw(st.permutations(SORTED_PACK)))
-    left = [[] for _ in range(n)]
+    left: list[list[str]] = [[] for _ in range(n)]
     for p in order[went_out:]:
         left[p] = [next(cards) for _ in range(draw(st.integers(1 if penalty_rule else 0, 5)))]
     held = sum(card_points_of(c) for hand in left for c in hand)
@@ -93,7 +93,7 @@ def party(draw, game, state, *, deck_bound: bool = True) -> dict:
         held = 0  # under rule A the cards left in hand may go unrecorded
     if deck_bound and draw(st.booleans()):
         # Captured as cards: the rest of the pack goes to the participants' piles or stays in the bank.
-        piles = [[] for _ in range(n)]
+        piles: list[list[str]] = [[] for _ in range(n)]
         for card in cards:
             owner = draw(st.sampled_from([*playing, None]))
             if owner is not None:

@@ -91,7 +91,7 @@ class BankForm(HandForm):
         """Ticked flags per seat; whether ``build`` writes them back alike (null for a
         non-finisher without flags, all five for the others) is checked by ``initial_from``."""
         names = [name for name, _ in self.FLAGS]
-        out = {}
+        out: dict[str, Any] = {}
         for i, item in enumerate(value):
             if item is None:
                 out[f"finish_bonus_{i}"] = []

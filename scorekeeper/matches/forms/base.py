@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -33,6 +33,9 @@ from scorekeeper.rules.fields import is_int
 
 from .ranks import read_card, show_card
 from .renderer import WidgetsRenderer
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 #: Seat radio buttons and per-seat values use these names; "" means "not given".
 BLANK = ""
@@ -47,7 +50,7 @@ def seat_choices(names: list[str]) -> list[tuple[str, str]]:
     return [(str(i), name) for i, name in enumerate(names)]
 
 
-def radio(label: str, choices, help_text: str = "") -> forms.ChoiceField:
+def radio(label: StrOrPromise, choices, help_text: str = "") -> forms.ChoiceField:
     return forms.ChoiceField(
         label=label, choices=choices, required=False, widget=forms.RadioSelect, help_text=help_text
     )
@@ -92,7 +95,7 @@ def notation(label: str, help_text: str = "", placeholder: str = "") -> forms.Ch
     )
 
 
-def seat_or_none(value: str) -> int | None:
+def seat_or_none(value: str | None) -> int | None:
     return int(value) if value not in (None, BLANK) else None
 
 
@@ -218,7 +221,8 @@ class HandForm(forms.Form):
         and seat (``data-key``, ``data-seat``), one of what the players claim (the game's
         ``declared_keys``, which the live check compares) ``data-declared``."""
         for name, field in self.fields.items():
-            field.live_slot = True
+            # This project's mark on Django's field, read by its template (``_field.html``).
+            setattr(field, "live_slot", True)  # noqa: B010
             key, _, seat = name.rpartition("_")
             if key in self.rows and seat.isdigit():
                 attrs = {"data-key": key, "data-seat": seat}
@@ -279,7 +283,8 @@ class HandForm(forms.Form):
 
     # -- shared ----------------------------------------------------------------------------
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         self.check_fields(data)
         for key in self.rows:
             self.per_seat_values(data, key)
@@ -425,7 +430,7 @@ class HandForm(forms.Form):
 
     def error_summary(self) -> list[tuple[str, str]]:
         """(field label, message) for every form error, for the list at the top of the page."""
-        out = []
+        out: list[tuple[str, str]] = []
         for name, messages in self.errors.items():
             label = self.fields[name].label if name in self.fields else ""
             out.extend((str(label or ""), str(m)) for m in messages)

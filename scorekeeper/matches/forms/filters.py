@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -43,7 +43,7 @@ class MatchFilterForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [
+        cast(forms.ChoiceField, self.fields["game"]).choices = [
             (BLANK, _("every game")),
             *[(key, terms.game_title(key)) for key in sorted(RULESETS)],
         ]
@@ -51,7 +51,8 @@ class MatchFilterForm(forms.Form):
         self.fields["game"].error_messages["invalid_choice"] = _("There is no game %(value)s.")
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and start > end:
             self.add_error("date_to", _("The last day comes before the first."))

@@ -43,7 +43,8 @@ class PlayerChoices(BaseChoiceIterator):
     @cached_property
     def _markup(self) -> tuple[list[str], dict[str, list[int]]]:
         """Each option's markup, none selected, and where each value's options are."""
-        options, where = [], {}
+        options: list[str] = []
+        where: dict[str, list[int]] = {}
         for i, (key, label) in enumerate(self.choices):
             # The standard library's escape is Django's (``django.utils.html.escape`` calls it),
             # without the lazy-string wrapper that ``format_html`` pays per argument.
@@ -196,7 +197,8 @@ class MatchCreateForm(forms.Form):
         ]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         overrides: dict[str, Any] = {}
         for spec in self.catalog["options"]:
             name = f"opt_{spec['name']}"

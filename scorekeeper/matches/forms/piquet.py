@@ -337,7 +337,7 @@ class PiquetForm(HandForm):
 
     def sections(self) -> list[dict[str, Any]]:
         f = self.__getitem__
-        out = [
+        out: list[dict[str, Any]] = [
             {"title": _("The deal"), "fields": [f("dealer"), f("carte_blanche")]},
             {
                 "title": _("Point"),

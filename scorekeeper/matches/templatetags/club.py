@@ -20,7 +20,8 @@ def seat_scores(match) -> list[dict[str, Any]]:
     seats = sorted(match.seats.all(), key=lambda s: s.position)
     values = running_values(match.state) or []
     result = match.result if isinstance(match.result, dict) else {}
-    places = result.get("placements") if isinstance(result.get("placements"), list) else []
+    placements = result.get("placements")
+    places = placements if isinstance(placements, list) else []
     return [
         {
             "player": seat.player,

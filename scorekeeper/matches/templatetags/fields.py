@@ -58,7 +58,9 @@ def field_group(field: BoundField) -> SafeString:
         out.append(f'<div class="help" id="{esc(field.auto_id)}_helptext">{esc(help_text)}</div>')
     out.append("\n")
     if errors:
-        problems = "".join(f'<div class="problem">{esc(error)}</div>' for error in errors)
+        # An ErrorList yields its messages (text); the stubs type its items as the ValidationError.
+        # An ErrorList yields its messages (text); the stubs type its items as the ValidationError.
+        problems = "".join(f'<div class="problem">{esc(error)}</div>' for error in errors)  # type: ignore[arg-type]  # type: ignore[arg-type]
         out.append(f'<div class="problems" id="{esc(field.auto_id)}_error">{problems}</div>')
     out.append("\n")
     if getattr(field.field, "live_slot", False):

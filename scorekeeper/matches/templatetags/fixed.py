@@ -93,7 +93,8 @@ def _condition(token, bound: frozenset[str]) -> bool:
     if token is None:
         return True
     if isinstance(token, TemplateLiteral):
-        return _literal(token.value, bound)
+        # The stubs type a TemplateLiteral's value as a Python value; {% if %} compiles a filter.
+        return _literal(token.value, bound)  # type: ignore[arg-type]
     return _condition(token.first, bound) and _condition(token.second, bound)
 
 
@@ -123,10 +124,12 @@ def _check(nodelist: NodeList, bound: frozenset[str]) -> frozenset[str]:
         elif isinstance(node, VariableNode):
             ok = _literal(node.filter_expression, bound)
         elif isinstance(node, ForNode):
-            ok = _literal(node.sequence, bound)
+            # The stubs allow a str and lists of strings; {% for %} compiles its sequence into a
+            # filter expression and parses its blocks into NodeLists.
+            ok = _literal(node.sequence, bound)  # type: ignore[arg-type]
             if ok:
-                _check(node.nodelist_loop, bound | set(node.loopvars) | {"forloop"})
-                _check(node.nodelist_empty, bound)
+                _check(node.nodelist_loop, bound | set(node.loopvars) | {"forloop"})  # type: ignore[arg-type]
+                _check(node.nodelist_empty, bound)  # type: ignore[arg-type]
         elif isinstance(node, IfNode):
             ok = all(_condition(condition, bound) for condition, _ in node.conditions_nodelists)
             if ok:

@@ -18,7 +18,7 @@ in ``tests/rules/deals.py``, for the property tests and the benchmark.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..cards import SUITS, Card
@@ -75,11 +75,16 @@ _CARD_LOOKUP = _card_lookup()
 _CARD_BITS = {text: 1 << index for text, index in _CARD_LOOKUP.items()}
 
 
-def _suit_tables():
+def _suit_tables() -> tuple[
+    tuple[frozenset[int], ...], tuple[int, ...], tuple[tuple[tuple[int, int], ...], ...], tuple[int, ...]
+]:
     """Per 8-bit suit mask: the (cards, pips) every subset reaches, the best point, the maximal
     runs of 3+ and the best run. Points and runs are encoded as comparable ints:
     ``cards * 128 + pips`` and ``length * 8 + top`` (pips < 128 and top < 8)."""
-    subset_points, best_point, runs, best_run = [], [], [], []
+    subset_points: list[frozenset[int]] = []
+    best_point: list[int] = []
+    runs: list[tuple[tuple[int, int], ...]] = []
+    best_run: list[int] = []
     for mask in range(256):
         reach = set()
         sub = mask
@@ -88,7 +93,8 @@ def _suit_tables():
             sub = (sub - 1) & mask
         subset_points.append(frozenset(reach))
         best_point.append(max(reach) if reach else -1)
-        found, length = [], 0
+        found: list[tuple[int, int]] = []
+        length = 0
         for r in range(9):
             if r < 8 and mask >> r & 1:
                 length += 1
@@ -195,7 +201,7 @@ def _read_card(raw: object, path: str, ev: Evaluation) -> int | None:
         return None
 
 
-def _read_hands(record: dict, key: str, ev: Evaluation) -> list[int] | None:
+def _read_hands(record: dict[str, Any], key: str, ev: Evaluation) -> list[int] | None:
     """``dealt`` or ``hands``: two lists of 12 distinct piquet cards, as two masks."""
     value = record[key]
     masks = _fast_hands(value)
@@ -264,13 +270,13 @@ def _read_hands_reporting(key: str, value: Any, ev: Evaluation) -> list[int] | N
     return masks if ok else None
 
 
-def _present(record: dict, key: str) -> bool:
+def _present(record: dict[str, Any], key: str) -> bool:
     return record.get(key) is not None
 
 
 # -- the checks of spec 2.6 ------------------------------------------------------------------
 def check_card_level(
-    record: dict, ev: Evaluation, *, elder: int, sets_exclude_aces: bool
+    record: dict[str, Any], ev: Evaluation, *, elder: int, sets_exclude_aces: bool
 ) -> list[int] | None:
     """Spec 2.6 checks. Adds errors/warnings to ev; returns the trick winners derived from
     trick_cards, or None when there are none (or they are invalid).
@@ -303,7 +309,11 @@ def check_card_level(
     return winners
 
 
-def _seat_names(elder: int) -> tuple[Message, Message]:
+#: How the card-level checks name the two seats (elder, younger), by seat number.
+_SeatNames = tuple[Message, Message]
+
+
+def _seat_names(elder: int) -> _SeatNames:
     younger = 1 - elder
     names: list[Any] = [None, None]
     names[elder] = Message("piquet.who", {"hand": _ELDER, "seat": elder})
@@ -323,7 +333,7 @@ def _seats(value: Any) -> list[int]:
     return []
 
 
-def _check_carte_blanche(value: Any, dealt: list[int], ev: Evaluation, names) -> None:
+def _check_carte_blanche(value: Any, dealt: list[int], ev: Evaluation, names: _SeatNames) -> None:
     """Spec 2.6: a declared holder must have been dealt no K, Q or J; a player who was and did
     not declare it gets a warning (he may have forgotten: Cavendish's Law 58 lets it go)."""
     holders = _seats(value)
@@ -345,7 +355,15 @@ def _check_carte_blanche(value: Any, dealt: list[int], ev: Evaluation, names) ->
             )
 
 
-def _better_held(category: str, holders: list[int], best: list[int], declared: int, ev, names, what):
+def _better_held(
+    category: str,
+    holders: list[int],
+    best: list[int],
+    declared: int,
+    ev: Evaluation,
+    names: _SeatNames,
+    what: Callable[[int], Message],
+) -> None:
     """Spec 2.6 warning: a non-scorer holds a strictly better combination than the best declared
     one (so he sank it, or the record gives the category to the wrong player)."""
     than, none = _BETTER_HELD[category]
@@ -381,10 +399,13 @@ def _set_text(key: int) -> Message:
 def _rank(value: Any) -> int | None:
     """A declaration rank (lenient, spec 1.3) as an index 0…7, None if not a piquet rank."""
     index = RANK_INDEX.get(value) if isinstance(value, str) else None  # the usual spelling, fast
-    return index if index is not None else RANK_INDEX.get(piquet_rank(value))
+    if index is not None:
+        return index
+    rank = piquet_rank(value)
+    return None if rank is None else RANK_INDEX.get(rank)
 
 
-def _check_point(point: Any, hands: list[int], ev: Evaluation, names) -> None:
+def _check_point(point: Any, hands: list[int], ev: Evaluation, names: _SeatNames) -> None:
     best = [best_point(hands[0]), best_point(hands[1])]
     if not isinstance(point, dict):
         _better_held("point", [0, 1], best, -1, ev, names, _point_text)
@@ -403,7 +424,7 @@ def _check_point(point: Any, hands: list[int], ev: Evaluation, names) -> None:
     _better_held("point", others, best, key, ev, names, _point_text)
 
 
-def _check_sequences(sequences: Any, hands: list[int], ev: Evaluation, names) -> None:
+def _check_sequences(sequences: Any, hands: list[int], ev: Evaluation, names: _SeatNames) -> None:
     best = [best_run(hands[0]), best_run(hands[1])]
     if not isinstance(sequences, dict):
         _better_held("sequences", [0, 1], best, -1, ev, names, _run_text)
@@ -459,7 +480,9 @@ def _check_sequences(sequences: Any, hands: list[int], ev: Evaluation, names) ->
     _better_held("sequences", others, best, declared, ev, names, _run_text)
 
 
-def _check_sets(sets: Any, hands: list[int], ev: Evaluation, names, sets_exclude_aces: bool) -> None:
+def _check_sets(
+    sets: Any, hands: list[int], ev: Evaluation, names: _SeatNames, sets_exclude_aces: bool
+) -> None:
     best = [best_set(hands[0], sets_exclude_aces), best_set(hands[1], sets_exclude_aces)]
     if not isinstance(sets, dict):
         _better_held("sets", [0, 1], best, -1, ev, names, _set_text)
@@ -517,29 +540,34 @@ def _read_trick_cards(value: Any, ev: Evaluation) -> list[tuple[int, int]] | Non
     return tricks if ok else None
 
 
-def _play_tricks(tricks, hands: list[int], elder: int, ev: Evaluation, names) -> list[int] | None:
+def _play_tricks(
+    tricks: list[tuple[int, int]], hands: list[int], elder: int, ev: Evaluation, names: _SeatNames
+) -> list[int] | None:
     """Spec 2.6: elder leads trick 1, then the previous winner; each card must be in its player's
     remaining hand and the follower must follow suit when he can. The first illegal trick stops
     the check: the cards after it no longer say who held what."""
     remaining = list(hands)
     leader = elder
-    winners = []
+    winners: list[int] = []
     append = winners.append
     suit_masks = SUIT_MASKS
     for t, (lead, follow) in enumerate(tricks):
         follower = 1 - leader
         if not remaining[leader] >> lead & 1:
             code = "piquet.leads_played" if hands[leader] >> lead & 1 else "piquet.leads_not_held"
-            return _illegal(ev, t, 0, Message(code, {"who": names[leader], "card": CARD_NAMES[lead]}))
+            _illegal(ev, t, 0, Message(code, {"who": names[leader], "card": CARD_NAMES[lead]}))
+            return None
         if not remaining[follower] >> follow & 1:
             code = "piquet.plays_played" if hands[follower] >> follow & 1 else "piquet.plays_not_held"
-            return _illegal(ev, t, 1, Message(code, {"who": names[follower], "card": CARD_NAMES[follow]}))
+            _illegal(ev, t, 1, Message(code, {"who": names[follower], "card": CARD_NAMES[follow]}))
+            return None
         suit = lead >> 3
         if follow >> 3 != suit and remaining[follower] & suit_masks[suit]:
             held = ", ".join(mask_cards(remaining[follower] & SUIT_MASKS[suit]))
-            return _illegal(ev, t, 1, Message("piquet.must_follow", {
+            _illegal(ev, t, 1, Message("piquet.must_follow", {
                 "who": names[follower], "card": CARD_NAMES[follow], "lead": CARD_NAMES[lead], "cards": held,
             }))  # fmt: skip
+            return None
         remaining[leader] ^= 1 << lead
         remaining[follower] ^= 1 << follow
         if follow >> 3 == suit and follow > lead:
@@ -551,7 +579,6 @@ def _play_tricks(tricks, hands: list[int], elder: int, ev: Evaluation, names) ->
 def _illegal(ev: Evaluation, trick: int, position: int, problem: Message) -> None:
     path = f"trick_cards[{trick}][{position}]"
     ev.error("trick_illegal", path, "piquet.trick_illegal", trick=trick + 1, problem=problem)
-    return None
 
 
 def _compare_winners(recorded: Any, winners: list[int], ev: Evaluation) -> None:
@@ -635,13 +662,13 @@ def maximal_from_masks(dealt: list[int] | None, hands: list[int], sets_exclude_a
     sets = None
     if max(best_sets) >= 0:
         scorer = best_sets.index(max(best_sets))  # no two players hold three of one rank
-        listed = []
+        held_sets = []
         for r in _SET_RANKS_NO_ACES if sets_exclude_aces else _SET_RANKS:
             count = (hands[scorer] & _RANK_MASKS[r]).bit_count()
             if count >= 3:
-                listed.append((count, r))
-        listed.sort(reverse=True)
-        sets = {"scorer": scorer, "sets": [{"rank": RANKS[r], "count": count} for count, r in listed]}
+                held_sets.append((count, r))
+        held_sets.sort(reverse=True)
+        sets = {"scorer": scorer, "sets": [{"rank": RANKS[r], "count": count} for count, r in held_sets]}
 
     return {"carte_blanche": blanche, "point": point, "sequences": sequences, "sets": sets}
 

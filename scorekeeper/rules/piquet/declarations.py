@@ -182,7 +182,7 @@ def _scorer(f: Fields, raw: Any, path: str, finished: frozenset[int], *, nullabl
 
 
 def parse_declarations(
-    record: dict,
+    record: dict[str, Any],
     f: Fields,
     rules: DeclarationRules = TWO_HAND_DECLARATIONS,
     *,
@@ -245,7 +245,7 @@ def _not_an_object(f: Fields, raw: Any, key: str) -> Any:
     return MISSING
 
 
-def _scorer_or_equal(f: Fields, raw: dict, path: str, finished: frozenset[int]) -> Any:
+def _scorer_or_equal(f: Fields, raw: dict[str, Any], path: str, finished: frozenset[int]) -> Any:
     """The point's or the sequences' scorer (at ``path``): a seat, ``None`` for equal, ``MISSING``
     after an error."""
     if "scorer" not in raw:
@@ -254,7 +254,7 @@ def _scorer_or_equal(f: Fields, raw: dict, path: str, finished: frozenset[int]) 
     return _scorer(f, raw["scorer"], path, finished, nullable=True)
 
 
-def _entries(f: Fields, raw: dict, name: str, path: str) -> list | None:
+def _entries(f: Fields, raw: dict[str, Any], name: str, path: str) -> list[Any] | None:
     """The list a category holds under ``name`` (at ``path``: ``sequences.runs``, ``sets.sets``);
     ``None`` after an error."""
     items = raw.get(name)
@@ -272,8 +272,9 @@ def _parse_point(f: Fields, raw: Any, rules: DeclarationRules, finished: frozens
         return _not_an_object(f, raw, "point")
     scorer = _scorer_or_equal(f, raw, "point.scorer", finished)
     ok = scorer is not MISSING
-    cards = raw.get("cards")
-    pips = raw.get("pips")
+    # JSON values, checked below: ints once ``ok`` holds.
+    cards: Any = raw.get("cards")
+    pips: Any = raw.get("pips")
     for key, value in (("cards", cards), ("pips", pips)):
         if value is None:
             f.error("field_missing", f"point.{key}", "field.required", path=f"point.{key}")

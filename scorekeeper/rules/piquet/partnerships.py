@@ -60,7 +60,7 @@ FIRST_LEADERS = {
 # -- options (spec 6, 7) ---------------------------------------------------------------------------
 
 
-def _first_leader():
+def _first_leader() -> Any:
     return option(
         "dealer_right",
         effect="scoring",
@@ -109,7 +109,9 @@ class NormandOptions(GameOptions):
 # -- record schemas (for the catalog) ----------------------------------------------------------------
 
 
-def _record_schema(title: str, seats: int, *, blanche_list: str, min_point: int, tricks: int) -> dict:
+def _record_schema(
+    title: str, seats: int, *, blanche_list: str, min_point: int, tricks: int
+) -> dict[str, Any]:
     seat = {"type": "integer", "minimum": 0, "maximum": seats - 1}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -155,7 +157,7 @@ class PartnersRecord:
 
 
 def read_record(
-    record: dict,
+    record: dict[str, Any],
     f: Fields,
     rules: DeclarationRules,
     tricks_in_deal: int,
@@ -194,12 +196,12 @@ def read_record(
     declared = _read_declared(record, f, finished)
     ok = ok and declared is not None
 
-    if not ok:
+    if not ok or declarations is None or declared is None:
         return None
     return PartnersRecord(dealer, declarations, winners, declared)
 
 
-def _read_declared(record: dict, f: Fields, finished: frozenset[int]) -> list[int] | None:
+def _read_declared(record: dict[str, Any], f: Fields, finished: frozenset[int]) -> list[int] | None:
     raw = f.get(record, "declared")
     if raw is MISSING:
         return None
@@ -290,6 +292,7 @@ class PiquetVoleur(Ruleset):
     title = gettext_noop("Piquet voleur (four-hand partnership piquet)")
     seat_counts = (4,)
     Options = VoleurOptions
+    options: VoleurOptions
     partnerships = VOLEUR_TEAMS
     record_schema: ClassVar[dict[str, Any]] = _record_schema(
         "piquet-voleur hand record", 4, blanche_list="8-card hands", min_point=2, tricks=8
@@ -309,7 +312,9 @@ class PiquetVoleur(Ruleset):
             problems.append(Message("piquet.state.team_reached", {"target": self.options.target}))
         return problems
 
-    def _evaluate(self, state: dict, record: dict, ev: Evaluation, accept_declared: bool) -> None:
+    def _evaluate(
+        self, state: dict[str, Any], record: dict[str, Any], ev: Evaluation, accept_declared: bool
+    ) -> None:
         opts = self.options
         f = Fields(ev, 4)
         read = read_record(record, f, VOLEUR_DECLARATIONS.with_aces(opts.sets_exclude_aces), 8)
@@ -388,6 +393,7 @@ class PiquetNormand(Ruleset):
     title = gettext_noop("Piquet normand (three-hand piquet)")
     seat_counts = (3,)
     Options = NormandOptions
+    options: NormandOptions
     record_schema: ClassVar[dict[str, Any]] = _record_schema(
         "piquet-normand hand record",
         3,
@@ -421,7 +427,9 @@ class PiquetNormand(Ruleset):
             problems.append(Message("piquet.state.reached_not_finished", {"target": target}))
         return problems
 
-    def _evaluate(self, state: dict, record: dict, ev: Evaluation, accept_declared: bool) -> None:
+    def _evaluate(
+        self, state: dict[str, Any], record: dict[str, Any], ev: Evaluation, accept_declared: bool
+    ) -> None:
         opts = self.options
         finished = tuple(state["finished"])
         active = [seat for seat in range(3) if seat not in finished]

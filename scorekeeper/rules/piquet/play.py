@@ -29,7 +29,7 @@ class PlaySummary:
     pique: bool
 
 
-def reject_fields(record: dict, f: Fields, names: tuple[str, ...] = TWO_HAND_ONLY_FIELDS) -> bool:
+def reject_fields(record: dict[str, Any], f: Fields, names: tuple[str, ...] = TWO_HAND_ONLY_FIELDS) -> bool:
     """``field_invalid`` for each present field the variant does not know; True if none."""
     ok = True
     for name in names:
@@ -43,7 +43,7 @@ _INT_ONLY = frozenset((int,))
 
 
 def parse_tricks(
-    record: dict,
+    record: dict[str, Any],
     f: Fields,
     tricks_in_deal: int,
     *,
@@ -85,7 +85,7 @@ def parse_tricks(
     return tuple(raw) if ok else MISSING
 
 
-def parse_summary(record: dict, f: Fields) -> Any:
+def parse_summary(record: dict[str, Any], f: Fields) -> Any:
     """The ``play`` summary (spec 2.3); ``None`` when absent, ``MISSING`` after an error."""
     raw = record.get("play")
     if raw is None:
@@ -110,13 +110,14 @@ def parse_summary(record: dict, f: Fields) -> Any:
             if f.integer(v, join(path, i), minimum=0) is None:
                 ok = False
         pairs[key] = tuple(items)
-    last = raw.get("last_trick")
+    # JSON values, checked below: a seat and a boolean once ``ok`` holds.
+    last: Any = raw.get("last_trick")
     if last is None:
         f.error("field_missing", "play.last_trick", "field.required", path="play.last_trick")
         ok = False
     elif f.seat(last, "play.last_trick") is None:
         ok = False
-    pique = raw.get("pique")
+    pique: Any = raw.get("pique")
     if pique is None:
         f.error("field_missing", "play.pique", "field.required", path="play.pique")
         ok = False
@@ -153,10 +154,17 @@ def play_schema() -> dict[str, Any]:
 # -- summary feasibility (spec 2.3) ------------------------------------------------------------------
 
 
+_Pair = tuple[int, int]
+#: A walk's state after a trick: (leader, tricks won, play points, pique side or None).
+_WalkState = tuple[int, _Pair, _Pair, int | None]
+#: A summary a deal can end with: (tricks won, play points, last trick's winner, pique).
+_Outcome = tuple[_Pair, _Pair, int, bool]
+
+
 @lru_cache(maxsize=4096)
 def _summary_outcomes(
     params: ReckoningParams, leader: int, hand_points: tuple[int, int], bonus_done: bool
-) -> dict[tuple, tuple[int, ...]]:
+) -> dict[_Outcome, tuple[int, ...]]:
     """Every outcome of the 4 096 winner sequences of a two-hand deal, as a dict
     ``(tricks_won, play_points, last_trick, pique) -> one winner sequence``.
 
@@ -165,7 +173,7 @@ def _summary_outcomes(
     """
     Q = params.pique_at
 
-    def check(h, play, pq):
+    def check(h: _Pair, play: _Pair, pq: int | None) -> int | None:
         if pq is not None or bonus_done:
             return pq
         for s in (0, 1):
@@ -173,16 +181,16 @@ def _summary_outcomes(
                 return s
         return None
 
-    def bump(play, pq, side, value):
+    def bump(play: _Pair, pq: int | None, side: int, value: int) -> tuple[_Pair, int | None]:
         play = (play[0] + value, play[1]) if side == 0 else (play[0], play[1] + value)
         new_pq = check(hand_points, play, pq)
         return play, new_pq
 
     start_pq = check(hand_points, (0, 0), None)
-    states: dict[tuple, tuple[int, ...]] = {(leader, (0, 0), (0, 0), start_pq): ()}
+    states: dict[_WalkState, tuple[int, ...]] = {(leader, (0, 0), (0, 0), start_pq): ()}
     last = params.tricks - 1
     for t in range(params.tricks):
-        nxt: dict[tuple, tuple[int, ...]] = {}
+        nxt: dict[_WalkState, tuple[int, ...]] = {}
         for (ld, tw, play, pq), seq in states.items():
             for w in (0, 1):
                 p, q = play, pq
@@ -198,7 +206,7 @@ def _summary_outcomes(
                 if key not in nxt:
                     nxt[key] = (*seq, w)
         states = nxt
-    out: dict[tuple, tuple[int, ...]] = {}
+    out: dict[_Outcome, tuple[int, ...]] = {}
     for (ld, tw, play, pq), seq in states.items():
         out.setdefault((tw, play, ld, pq is not None), seq)
     return out

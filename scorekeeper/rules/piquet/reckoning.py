@@ -10,6 +10,7 @@ seat), the breakdown ``lines`` attributed to the seat that earned them (:func:`a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -129,7 +130,7 @@ class Reckoning:
     params: ReckoningParams
     first_leader: int
     points: list[int]
-    lines: list[list]
+    lines: list[list[Any]]
     stop_side: int | None = None
     stop_step: str | None = None
     #: The tricks ran out before the deal ended and no stop happened (an error for the caller).
@@ -177,8 +178,8 @@ def reckon(
     nsides = params.sides
     n = params.seats
     pts = [0] * nsides
-    lines: list[list] = []
-    index: dict[tuple[int, str], list] = {}
+    lines: list[list[Any]] = []
+    index: dict[tuple[int, str], list[Any]] = {}
     res = Reckoning(params, first_leader, pts, lines)
     first_score = res.first_score
     order = [0]
@@ -227,21 +228,20 @@ def reckon(
         steps: list[tuple[int, int, str, str, Any, Message]] = []
         for h in sorted(decl.carte_blanche, key=lambda h: (h - first_leader) % n):
             steps.append((h, 10, "carte_blanche", "piquet.note.carte_blanche", None, _CARTE_BLANCHE))
-        if decl.point is not None and decl.point.scorer is not None:
-            p = decl.point
-            note = {"cards": p.cards, "pips": p.pips}
+        p = decl.point
+        if p is not None and p.scorer is not None:
             steps.append(
                 (
                     p.scorer,
                     p.cards,
                     "point",
                     "piquet.note.point",
-                    note,
+                    {"cards": p.cards, "pips": p.pips},
                     Message("piquet.point_of", {"cards": p.cards}),
                 )
             )
-        if decl.sequences is not None and decl.sequences.scorer is not None:
-            sq = decl.sequences
+        sq = decl.sequences
+        if sq is not None and sq.scorer is not None:
             runs = {"runs": [r.describe() for r in sq.runs]}
             steps.append((sq.scorer, sq.value, "sequences", "piquet.note.runs", runs, sq.describe()))
         if decl.sets is not None:
@@ -342,9 +342,9 @@ def reckon(
     except _Stop:
         pass
     for line in lines:
-        note = _COUNTED_NOTES.get(line[1])
-        if note is not None:
-            line[3] = note
+        counted_note = _COUNTED_NOTES.get(line[1])
+        if counted_note is not None:
+            line[3] = counted_note
             line[4] = {"tricks": line[2]}
     return res
 
@@ -399,7 +399,9 @@ _ELDER, _YOUNGER = term("piquet.elder"), term("piquet.younger")
 _ELDERS, _YOUNGERS = term("piquet.elder_s"), term("piquet.younger_s")
 
 
-def _seat_names(params: ReckoningParams, first_leader: int):
+def _seat_names(
+    params: ReckoningParams, first_leader: int
+) -> tuple[Callable[[int], Message], Callable[[int], Message]]:
     """How explanations name a seat, and the possessive of that name ("younger's")."""
     if params.seats == 2:
         return (
@@ -465,7 +467,7 @@ def explain_mismatch(reckoning: Reckoning, seat: int, declared: int, computed: i
         for s, item, points, *_ in reckoning.lines
         if p.side_of[s] == side
     ]
-    if reckoning.stop_side is not None:
+    if reckoning.stop_step is not None:  # set with stop_side
         step = step_text(reckoning.stop_step)
         if items:
             detail = Message("piquet.items_stopped", {"items": items, "step": step})

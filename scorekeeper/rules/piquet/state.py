@@ -16,7 +16,7 @@ def initial_piquet_state(seats: int) -> dict[str, Any]:
     return {"deals_played": 0, "totals": [0] * seats, "last_dealer": None, "over": False}
 
 
-def piquet_state_problems(state: dict, seats: int, extra: tuple[str, ...] = ()) -> list[Message]:
+def piquet_state_problems(state: dict[str, Any], seats: int, extra: tuple[str, ...] = ()) -> list[Message]:
     """Why ``state`` is not a piquet-family state (spec 2.7); ``extra`` keys are the caller's."""
     keys = ("deals_played", "totals", "last_dealer", "over", *extra)
     problems = state_key_problems(state, keys, closed=True)
@@ -36,7 +36,9 @@ def piquet_state_problems(state: dict, seats: int, extra: tuple[str, ...] = ()) 
     return problems
 
 
-def advance_state(state: dict, dealer: int, scores: list[int], over: bool = False) -> dict[str, Any]:
+def advance_state(
+    state: dict[str, Any], dealer: int, scores: list[int], over: bool = False
+) -> dict[str, Any]:
     """The state after a deal: deals + 1, totals += scores, last dealer (spec 2.7)."""
     after = dict(state)
     after["deals_played"] = state["deals_played"] + 1
@@ -46,6 +48,6 @@ def advance_state(state: dict, dealer: int, scores: list[int], over: bool = Fals
     return after
 
 
-def warn_dealer_rotation(ev: Evaluation, state: dict, dealer: int) -> None:
+def warn_dealer_rotation(ev: Evaluation, state: dict[str, Any], dealer: int) -> None:
     if state.get("last_dealer") is not None and state["last_dealer"] == dealer:
         ev.warn("dealer_rotation", "dealer", "piquet.dealer_rotation", seat=dealer)

@@ -19,11 +19,12 @@ from .cards import CARD_LEVEL_FIELDS, check_card_level
 from .cards import RECORD_SCHEMA_PROPERTIES as CARD_LEVEL_SCHEMA
 from .declarations import (
     TWO_HAND_DECLARATIONS,
+    Declarations,
     declaration_schema,
     parse_declarations,
     sets_exclude_aces_option,
 )
-from .play import parse_summary, parse_tricks, play_schema, report_short_play, summary_winners
+from .play import PlaySummary, parse_summary, parse_tricks, play_schema, report_short_play, summary_winners
 from .reckoning import (
     Reckoning,
     ReckoningParams,
@@ -37,7 +38,9 @@ from .reckoning import (
 from .state import advance_state, initial_piquet_state, piquet_state_problems, warn_dealer_rotation
 
 
-def _two_hand_schema(extra_properties: dict | None = None, extra_required: tuple[str, ...] = ()):
+def _two_hand_schema(
+    extra_properties: dict[str, Any] | None = None, extra_required: tuple[str, ...] = ()
+) -> dict[str, Any]:
     seat = {"type": "integer", "minimum": 0, "maximum": 1}
     properties: dict[str, Any] = {
         "dealer": seat,
@@ -180,9 +183,10 @@ class TwoHandPiquet(Ruleset):
     """Shared evaluation of ``piquet``, ``piquet-au-cent`` and ``piquet-auction``."""
 
     seat_counts: ClassVar[tuple[int, ...]] = (2,)
+    options: PiquetOptions | AuCentOptions | AuctionOptions
 
     # -- hooks -------------------------------------------------------------------------------------
-    def _read_contract(self, record: dict, f: Fields) -> Any:
+    def _read_contract(self, record: dict[str, Any], f: Fields) -> Contract | None:
         return None
 
     def _params(self, contract: Contract | None) -> ReckoningParams:
@@ -192,25 +196,29 @@ class TwoHandPiquet(Ruleset):
         """The target of the stop rule (spec 2.5), None when the whole deal is scored."""
         return None
 
-    def _match_end(self, after: dict, reckoning: Reckoning, disputed: bool) -> dict | None:
+    def _match_end(
+        self, after: dict[str, Any], reckoning: Reckoning, disputed: bool
+    ) -> dict[str, Any] | None:
         raise NotImplementedError
 
     # -- state ---------------------------------------------------------------------------------------
     def initial_state(self) -> dict[str, Any]:
         return initial_piquet_state(self.seats)
 
-    def state_problems(self, state: dict[str, Any]) -> list[str]:
+    def state_problems(self, state: dict[str, Any]) -> list[Message]:
         problems = piquet_state_problems(state, self.seats)
         if not problems and not state["over"]:
             problems = self._unfinished_problems(state)
         return problems
 
-    def _unfinished_problems(self, state: dict[str, Any]) -> list[str]:
+    def _unfinished_problems(self, state: dict[str, Any]) -> list[Message]:
         """Why a state that says ``over: false`` should already be over (none by default)."""
         return []
 
     # -- evaluation ----------------------------------------------------------------------------------
-    def _evaluate(self, state: dict, record: dict, ev: Evaluation, accept_declared: bool) -> None:
+    def _evaluate(
+        self, state: dict[str, Any], record: dict[str, Any], ev: Evaluation, accept_declared: bool
+    ) -> None:
         f = Fields(ev, 2)
         o = self.options
         dealer = None
@@ -233,8 +241,8 @@ class TwoHandPiquet(Ruleset):
             from_cards = check_card_level(record, ev, elder=1 - dealer, sets_exclude_aces=o.sets_exclude_aces)
             if from_cards is not None and record.get("trick_cards") is not None:
                 winners = tuple(from_cards)
-        if ev.errors:
-            return
+        if ev.errors or dealer is None or decl is None or declared is None:
+            return  # each missing part reported its error
         elder = 1 - dealer
         params = self._params(contract)
         target = self._target()
@@ -268,7 +276,16 @@ class TwoHandPiquet(Ruleset):
         ev.match_over = result is not None
         ev.result = result
 
-    def _reckon_summary(self, ev, params, elder, decl, summary, before, target) -> Reckoning | None:
+    def _reckon_summary(
+        self,
+        ev: Evaluation,
+        params: ReckoningParams,
+        elder: int,
+        decl: Declarations,
+        summary: PlaySummary,
+        before: list[int],
+        target: int | None,
+    ) -> Reckoning | None:
         winners = summary_winners(params, elder, decl, summary)
         if winners is None:
             ev.error("play_summary_infeasible", "play", "piquet.summary_infeasible")
@@ -317,22 +334,27 @@ def _rubicon_result(totals: list[int], rubicon: int) -> dict[str, Any]:
     }
 
 
-def _partie_over(state: dict, deals: int) -> bool:
+def _partie_over(state: dict[str, Any], deals: int) -> bool:
     """After ``deals`` deals the partie ends unless tied; a tie plays two more deals (Law 71).
     After the tie's first extra deal the totals may differ: only deal ``deals + 2`` decides."""
-    played, totals = state["deals_played"], state["totals"]
+    played: int = state["deals_played"]
+    totals: list[int] = state["totals"]
     return played >= deals + 2 or (played == deals and totals[0] != totals[1])
 
 
 class RubiconPartie(TwoHandPiquet):
     """A partie of ``options.deals`` deals settled by the Rubicon rule (spec 3, 5)."""
 
-    def _match_end(self, after, reckoning, disputed):
+    options: PiquetOptions | AuctionOptions
+
+    def _match_end(
+        self, after: dict[str, Any], reckoning: Reckoning, disputed: bool
+    ) -> dict[str, Any] | None:
         if _partie_over(after, self.options.deals):
             return _rubicon_result(after["totals"], self.options.rubicon)
         return None
 
-    def _unfinished_problems(self, state):
+    def _unfinished_problems(self, state: dict[str, Any]) -> list[Message]:
         if _partie_over(state, self.options.deals):
             params = {"deals": state["deals_played"], "totals": str(state["totals"])}
             return [Message("piquet.state.partie_over", params)]
@@ -346,6 +368,7 @@ class Piquet(RubiconPartie):
     key = "piquet"
     title = gettext_noop("Piquet (Rubicon, six-deal partie)")
     Options = PiquetOptions
+    options: PiquetOptions
     record_schema = _two_hand_schema()
 
 
@@ -356,18 +379,21 @@ class PiquetAuCent(TwoHandPiquet):
     key = "piquet-au-cent"
     title = gettext_noop("Piquet au cent (to a hundred)")
     Options = AuCentOptions
+    options: AuCentOptions
     record_schema = _two_hand_schema()
 
-    def _target(self):
+    def _target(self) -> int | None:
         return None if self.options.finish_hand else self.options.target
 
-    def _unfinished_problems(self, state):
+    def _unfinished_problems(self, state: dict[str, Any]) -> list[Message]:
         totals = state["totals"]
         if max(totals) >= self.options.target and totals[0] != totals[1]:
             return [Message("piquet.state.game_over", {"target": self.options.target})]
         return []
 
-    def _match_end(self, after, reckoning, disputed):
+    def _match_end(
+        self, after: dict[str, Any], reckoning: Reckoning, disputed: bool
+    ) -> dict[str, Any] | None:
         o = self.options
         totals = after["totals"]
         if not o.finish_hand and not disputed:
@@ -403,6 +429,7 @@ class PiquetAuction(RubiconPartie):
     key = "piquet-auction"
     title = gettext_noop("Auction piquet")
     Options = AuctionOptions
+    options: AuctionOptions
     record_schema = _two_hand_schema(
         {
             "contract": {
@@ -414,7 +441,7 @@ class PiquetAuction(RubiconPartie):
         ("contract",),
     )
 
-    def _read_contract(self, record: dict, f: Fields) -> Any:
+    def _read_contract(self, record: dict[str, Any], f: Fields) -> Contract | None:
         raw = f.get(record, "contract")
         if raw is MISSING:
             return None
@@ -435,7 +462,8 @@ class PiquetAuction(RubiconPartie):
             return None
         return Contract(raw["declarer"], raw["tricks"], raw["sign"], raw["multiplier"])
 
-    def _params(self, contract):
+    def _params(self, contract: Contract | None) -> ReckoningParams:
+        assert contract is not None, "read before the reckoning: a missing contract is an error"
         return auction_params(contract.sign, self.options.capot_additive)
 
     def _score_contract(self, contract: Contract, reckoning: Reckoning) -> None:
