@@ -142,11 +142,11 @@ def test_the_walk_finds_imports_wherever_they_are():
         "from api import views\n"
         "from . import selectors\n"
         "def f():\n"
-        "    from ratings.selectors import leaderboard\n"
+        "    from ratings.reads.boards import leaderboard\n"
         "    importlib.import_module('api.urls')\n"
     )
     found = sorted(imports(tree))
-    assert found == [(1, "ratings.services"), (2, "api"), (5, "ratings.selectors"), (6, "api.urls")]
+    assert found == [(1, "ratings.services"), (2, "api"), (5, "ratings.reads.boards"), (6, "api.urls")]
 
 
 #: The project's production packages: every top-level package but the tests (found, so that
