@@ -16,8 +16,8 @@ from rest_framework.permissions import IsAdminUser
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
-from ratings import head_to_head
 from ratings.models import RecomputeJob
+from ratings.reads import head_to_head
 from scorekeeper.idempotency.decorators import idempotent
 from scorekeeper.matches import errors, services
 from scorekeeper.matches.models import Player

@@ -1,5 +1,5 @@
 """The ratings under /api/v1/: leaderboards, a player's ratings and history, predictions, and
-the full recompute (staff). Reads through ``ratings.selectors``, the recompute through
+the full recompute (staff). Reads through ``ratings.reads``, the recompute through
 ``ratings.services``; errors in the common shape (api/exceptions.py)."""
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from ratings import changes, display, seasons, selectors, services
+from ratings import display, services
 from ratings.models import RecomputeJob
+from ratings.reads import boards, changes, player_history, predictions, seasons
 from scorekeeper.idempotency.decorators import idempotent
 from scorekeeper.matches import errors
 from scorekeeper.matches.models import Player
@@ -132,11 +133,11 @@ class BoardQuerySerializer(serializers.Serializer):
                 raise serializers.ValidationError({name: _fail(self.fields[name], "invalid")})
         return super().to_internal_value(data)
 
-    def board(self) -> selectors.BoardFilter:
-        default = selectors.BoardFilter.default()
+    def board(self) -> boards.BoardFilter:
+        default = boards.BoardFilter.default()
         data = self.validated_data
         days = data.get("active_days", default.active_days or 0)
-        return selectors.BoardFilter(data.get("min_matches", default.min_matches), days or None)
+        return boards.BoardFilter(data.get("min_matches", default.min_matches), days or None)
 
 
 class SeasonQuerySerializer(serializers.Serializer):
@@ -231,7 +232,7 @@ class PlayerGameRatingSerializer(DisplayedFieldsMixin):
     )
 
     def get_provisional(self, row) -> bool:
-        return row.matches < selectors.BoardFilter.default().min_matches
+        return row.matches < boards.BoardFilter.default().min_matches
 
     def get_history(self, row) -> str:
         request = self.context.get("request")
@@ -333,7 +334,7 @@ class PredictedPlayerSerializer(serializers.Serializer):
         return display.displayed(player["mu"], player["sigma"]).deviation
 
     def get_provisional(self, player) -> bool:
-        return player["matches"] < selectors.BoardFilter.default().min_matches
+        return player["matches"] < boards.BoardFilter.default().min_matches
 
 
 class PredictedSideSerializer(serializers.Serializer):
@@ -411,9 +412,9 @@ class Leaderboard(generics.GenericAPIView):
         query.is_valid(raise_exception=True)
         board = query.board()
         provisional = query.validated_data["provisional"]
-        rows = selectors.leaderboard(game=game, board=board, provisional=provisional)
+        rows = boards.leaderboard(game=game, board=board, provisional=provisional)
         ids = self.paginate_queryset(rows.values_list("pk", flat=True))
-        page = selectors.leaderboard_page(
+        page = boards.leaderboard_page(
             ids, game=game, board=board, provisional=provisional,
             offset=self.paginator.page.start_index() - 1,
         )  # fmt: skip
@@ -453,7 +454,7 @@ class PlayerRatings(APIView):
     @extend_schema(responses={200: PlayerRatingsSerializer, **schema.errors(404)})
     def get(self, request, pk: int):
         player = get_object_or_404(Player, pk=pk)
-        body = {"player": player, "ratings": selectors.player_ratings(player=player)}
+        body = {"player": player, "ratings": player_history.player_ratings(player=player)}
         return Response(PlayerRatingsSerializer(body, context={"request": request}).data)
 
 
@@ -472,7 +473,7 @@ class PlayerRatingHistory(generics.GenericAPIView):
         # for the first row while a match's rating is pending: one statement of five fewer.
         try:
             _game(game)
-            page = self.paginate_queryset(selectors.player_rating_history(player=pk, game=game))
+            page = self.paginate_queryset(player_history.player_rating_history(player=pk, game=game))
         except (errors.DomainError, APIException):
             get_object_or_404(Player, pk=pk)
             raise
@@ -534,7 +535,7 @@ class Predict(APIView):
             raise errors.SeatsInvalid(
                 "a match needs at least two sides", field="teams", code="teams_one_side"
             )
-        prediction = selectors.predict(game=data["game"], sides=sides)
+        prediction = predictions.predict(game=data["game"], sides=sides)
         return Response(PredictionSerializer(prediction).data)
 
 
@@ -546,7 +547,7 @@ class RecomputeList(generics.GenericAPIView):
 
     @extend_schema(responses={200: RecomputeJobSerializer(many=True), **schema.errors(401, 403)})
     def get(self, request):
-        page = self.paginate_queryset(selectors.recompute_jobs())
+        page = self.paginate_queryset(boards.recompute_jobs())
         return self.get_paginated_response(
             RecomputeJobSerializer(page, many=True, context={"request": request}).data
         )
@@ -590,5 +591,5 @@ class RecomputeDetail(APIView):
 
     @extend_schema(responses={200: RecomputeJobSerializer, **schema.errors(401, 403, 404)})
     def get(self, request, pk: int):
-        job = get_object_or_404(selectors.recompute_jobs(), pk=pk)
+        job = get_object_or_404(boards.recompute_jobs(), pk=pk)
         return Response(RecomputeJobSerializer(job, context={"request": request}).data)

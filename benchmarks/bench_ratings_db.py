@@ -81,7 +81,8 @@ def child_openskill(model_name: str) -> dict:
     setup_django()
     import openskill.models
 
-    from ratings.services import pool_matches, rater
+    from ratings.pool_reading import pool_matches
+    from ratings.raters import rater
 
     matches = [(m.sides, list(m.places)) for m in pool_matches(GAME)]
     if model_name == "BradleyTerryFull":  # the default's update, with its parameters

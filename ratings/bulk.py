@@ -1,4 +1,4 @@
-"""How a replay moves its rows in bulk, apart from what it computes (ratings/services.py).
+"""How a replay moves its rows in bulk, apart from what it computes (ratings/replay.py).
 
 A full recompute rates a pool of up to hundreds of thousands of matches on one core; what
 made it fast is keeping the database busy on the other core at the same time and keeping the

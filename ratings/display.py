@@ -26,7 +26,7 @@ from typing import NamedTuple
 from django.utils.formats import number_format
 
 from .engine import Rater, Rating
-from .services import rater
+from .raters import rater
 
 #: A newcomer's displayed rating (the prior's mean).
 NEWCOMER = 1500

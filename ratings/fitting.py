@@ -9,7 +9,7 @@ the predicted draws of its two-sided matches add up to the draws seen (δ·Σ4p(
 
 A pool with fewer than ``min_matches`` matches keeps the defaults: the few it has would fit
 their noise. No Django here: ``ratings.services.rating_pool_fit`` reads the pool and stores
-the result, which ``ratings.services.rater(game)`` then serves and the recompute uses.
+the result, which ``ratings.raters.rater(game)`` then serves and the recompute uses.
 """
 
 from __future__ import annotations

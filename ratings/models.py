@@ -119,7 +119,7 @@ class PlayerRating(models.Model):
         verbose_name = _("player rating")
         verbose_name_plural = _("player ratings")
         constraints = [models.UniqueConstraint(fields=["pool", "player"], name="rating_one_per_player_pool")]
-        # The boards' order (ratings.selectors.leaderboard). Their filters' columns and the id
+        # The boards' order (ratings.reads.boards.leaderboard). Their filters' columns and the id
         # are carried in it (PostgreSQL), so that a page's ids, its count and a rank's count
         # of the rows above are read from the index alone.
         indexes = [

@@ -1,5 +1,5 @@
 """The ratings' pages (issue 13): the leaderboards and a player's profile with his ratings.
-Read-only, for anyone; read through the selectors (the ratings' and the matches'), each page in
+Read-only, for anyone; read through the reads (``ratings.reads``) and the matches' selectors, each page in
 a number of queries that does not grow with what it lists.
 """
 
@@ -19,9 +19,10 @@ from scorekeeper.matches.models import Player, Seat
 from scorekeeper.matches.views_club import MATCHES_PER_PAGE
 from scorekeeper.rules import RULESETS
 
-from . import display, page_selectors, seasons, selectors
+from . import display
 from .charts import line_chart
-from .services import rater
+from .raters import rater
+from .reads import boards, player_history, seasons
 
 PLAYERS_PER_PAGE = 50
 #: What the profile's match list shows of a match (its title, status, game and day, its seats'
@@ -31,10 +32,10 @@ LISTED_MATCH_FIELDS = ("id", "game", "title", "status", "created_at", "state", "
 
 def leaderboards(request):
     """``/leaderboards/``: every rated game, its best players."""
-    boards = page_selectors.leaderboards_overview(top=5)
-    rated = {board["game"] for board in boards}
+    overview = boards.leaderboards_overview(top=5)
+    rated = {board["game"] for board in overview}
     context = {
-        "boards": boards,
+        "boards": overview,
         "unrated": [key for key in sorted(RULESETS) if key not in rated],
     }
     return render(request, "ratings/leaderboards.html", context)
@@ -45,18 +46,16 @@ def leaderboard(request, game: str):
     then its provisional players (fewer rated matches than the board needs), paged apart."""
     if game not in RULESETS:
         raise Http404(f"unknown game {game!r}")
-    board = selectors.BoardFilter.default()
+    board = boards.BoardFilter.default()
     pages = {}
     for provisional, parameter in ((False, "page"), (True, "newcomers")):
-        # Paged as ids, read from the boards' index; then the page's rows (selectors.leaderboard_page).
-        ids = selectors.leaderboard(game=game, board=board, provisional=provisional).values_list(
-            "pk", flat=True
-        )
+        # Paged as ids, read from the boards' index; then the page's rows (boards.leaderboard_page).
+        ids = boards.leaderboard(game=game, board=board, provisional=provisional).values_list("pk", flat=True)
         page = Paginator(ids, PLAYERS_PER_PAGE).get_page(request.GET.get(parameter))
-        page.object_list = selectors.leaderboard_page(
+        page.object_list = boards.leaderboard_page(
             page.object_list, game=game, board=board, provisional=provisional, offset=page.start_index() - 1
         )
-        page_selectors.mark(page.object_list, board)
+        boards.mark(page.object_list, board)
         pages[parameter] = page
     context = {"game": game, "page": pages["page"], "newcomers": pages["newcomers"], "board": board}
     return render(request, "ratings/leaderboard.html", context)
@@ -66,16 +65,16 @@ def player_detail(request, pk: int):
     """``/players/<id>/``: per game his rating, place, chart, matches, wins and places; the
     overall cul rating; his matches with their results (paged as the match list is)."""
     player = get_object_or_404(Player, pk=pk)
-    histories = page_selectors.player_histories(player=player)
+    histories = player_history.player_histories(player=player)
     games = []
-    for rating in selectors.player_ratings(player=player):
+    for rating in player_history.player_ratings(player=player):
         game = rating.pool.game
         history = histories.get(game, [])
-        page_selectors.mark([rating])
+        boards.mark([rating])
         games.append({
             "game": game,
             "rating": rating,
-            "places": page_selectors.places_count(history),
+            "places": player_history.places_count(history),
             "chart": _rating_chart(history),
             "chart_desc": _chart_desc(history),
         })  # fmt: skip
@@ -85,7 +84,7 @@ def player_detail(request, pk: int):
     paginator = Paginator(matches, MATCHES_PER_PAGE)
     paginator.count = Seat.objects.filter(player=player).count()  # one seat a match (a constraint)
     page = paginator.get_page(request.GET.get("page"))
-    changes = page_selectors.rating_changes(
+    changes = player_history.rating_changes(
         histories, player=player, match_ids=[match.pk for match in page.object_list]
     )
     rows = []

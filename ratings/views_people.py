@@ -16,7 +16,7 @@ from scorekeeper.matches.models import Player
 from scorekeeper.matches.views_club import MATCHES_PER_PAGE
 from scorekeeper.rules import RULESETS
 
-from . import head_to_head
+from .reads import head_to_head
 
 
 def _merged_target(pk: int) -> int | None:

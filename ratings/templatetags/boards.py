@@ -1,5 +1,5 @@
 """The rows of a board's table (ratings/_board.html): ``{% load boards %}``, then
-``{% board_rows rows newcomers=… compact=… %}`` with rows ``page_selectors.mark``ed.
+``{% board_rows rows newcomers=… compact=… %}`` with rows ``ratings.reads.boards.mark``ed.
 
 Written here in one pass, the rows as the template's loop wrote them byte for byte (a tag or a
 filter a cell: ``{{ number }}``, ``{% url %}``, ``|date``, ``{% blocktranslate %}``; the test

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django import template
 
-from ..head_to_head import rivals
+from ..reads.head_to_head import rivals
 
 register = template.Library()
 

@@ -20,8 +20,8 @@ from scorekeeper.matches.templatetags.club import seat_scores
 from scorekeeper.matches.templatetags.games import game_title
 
 from .. import display
-from ..page_selectors import match_rating_changes as rating_changes_of
-from ..page_selectors import table_prediction
+from ..reads.player_history import match_rating_changes as rating_changes_of
+from ..reads.predictions import table_prediction
 
 register = template.Library()
 

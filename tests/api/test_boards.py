@@ -166,12 +166,12 @@ def test_a_board_rows_answer_is_what_its_declared_fields_give(league, provisiona
     from rest_framework import serializers
 
     from api.ratings import LeaderboardEntrySerializer
-    from ratings import selectors
+    from ratings.reads import boards
 
-    board = selectors.BoardFilter.default()
-    board_rows = selectors.leaderboard(game="tally", board=board, provisional=provisional)
+    board = boards.BoardFilter.default()
+    board_rows = boards.leaderboard(game="tally", board=board, provisional=provisional)
     ids = board_rows.values_list("pk", flat=True)
-    rows = selectors.leaderboard_page(ids, game="tally", board=board, provisional=provisional)
+    rows = boards.leaderboard_page(ids, game="tally", board=board, provisional=provisional)
     assert len(rows) == 2
     serializer = LeaderboardEntrySerializer(context={"board": board})
     for row in rows:

@@ -31,8 +31,8 @@ def test_running_the_demo_again_adds_nothing():
 def test_the_demo_has_established_and_provisional_piquet_players_and_a_season():
     from django.utils import timezone
 
-    from ratings.seasons import season_board
-    from ratings.selectors import leaderboard
+    from ratings.reads.boards import leaderboard
+    from ratings.reads.seasons import season_board
 
     call_command("demo", stdout=None)
 

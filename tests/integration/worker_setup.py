@@ -17,19 +17,23 @@ install()
 
 
 if os.environ.get("RATINGS_SLOW_REPLAY"):
-    from ratings import services as ratings_services
+    from ratings import replay
 
-    _pool_rate_from = ratings_services._pool_rate_from
     _pause = float(os.environ["RATINGS_SLOW_REPLAY"])
 
     _release = os.environ.get("RATINGS_SLOW_REPLAY_UNTIL")
 
-    def _slow_replay(pool, **kwargs):
-        rated = _pool_rate_from(pool, **kwargs)
-        # Inside the pool's transaction, its row locked: a kill now rolls it all back.
-        deadline = time.monotonic() + _pause
-        while time.monotonic() < deadline and not (_release and os.path.exists(_release)):
-            time.sleep(0.05 if _release else max(0.0, deadline - time.monotonic()))
-        return rated
+    def _slowed(replay_function):
+        def slow_replay(pool, **kwargs):
+            rated = replay_function(pool, **kwargs)
+            # Inside the pool's transaction, its row locked: a kill now rolls it all back.
+            deadline = time.monotonic() + _pause
+            while time.monotonic() < deadline and not (_release and os.path.exists(_release)):
+                time.sleep(0.05 if _release else max(0.0, deadline - time.monotonic()))
+            return rated
 
-    ratings_services._pool_rate_from = _slow_replay
+        return slow_replay
+
+    # Both replays (a full rebuild and one from an event on), as ratings.services calls them.
+    replay.rebuild = _slowed(replay.rebuild)
+    replay.replay_from = _slowed(replay.replay_from)

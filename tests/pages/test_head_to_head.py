@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from ratings import head_to_head
+from ratings.reads import head_to_head
 from ratings.services import rating_events_process_all
 from scorekeeper.matches.models import Seat
 

@@ -87,7 +87,7 @@ def test_the_chart_s_days_are_those_of_the_page_s_time_zone(play, players, zone)
     from django.utils import timezone
 
     from ratings.models import RatingHistory
-    from ratings.page_selectors import player_histories
+    from ratings.reads.player_history import player_histories
 
     play([0, 1], [10, 3])
     play([1, 0], [10, 4])

@@ -10,6 +10,7 @@ import pytest
 
 from ratings import backtest as bt
 from ratings.backtest.refit import DynamicRefit
+from ratings.backtest.scoring import _forecast
 
 LINES = [
     '{"game": "cul", "sides": [["ann"], ["bob"], ["cy"]], "places": [1, 2, 3]}',
@@ -232,7 +233,7 @@ def test_the_oracle_assisted_filter_starts_from_the_generators_prior_and_drifts_
 
 def test_the_thurstone_filter_needs_no_truth_and_closes_part_of_the_gap():
     # The generator's own model as a filter: it rates stored or given matches too (no truth).
-    predictions = bt._forecast(bt.ThurstoneFilter(), list(bt.read_jsonl(LINES)))
+    predictions = _forecast(bt.ThurstoneFilter(), list(bt.read_jsonl(LINES)))
     assert predictions[0][0] == pytest.approx([1 / 3] * 3)
     assert all(sum(p) == pytest.approx(1) for p, _ in predictions)
     matches = bt.synthetic(3, bt.Generator(players=60, matches=1500))

@@ -16,8 +16,14 @@ from django.utils import timezone
 
 from ratings import display
 from ratings.models import PlayerRating, RatingPool
-from ratings.selectors import BoardFilter, leaderboard, leaderboard_page, leaderboard_rank, leaderboard_ranks
-from ratings.services import rater
+from ratings.raters import rater
+from ratings.reads.boards import (
+    BoardFilter,
+    leaderboard,
+    leaderboard_page,
+    leaderboard_rank,
+    leaderboard_ranks,
+)
 from scorekeeper.matches.models import Player
 
 pytestmark = pytest.mark.django_db

@@ -6,9 +6,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from ratings import changes
 from ratings import services as ratings
 from ratings.models import RatingHistory
+from ratings.reads import changes
 
 pytestmark = pytest.mark.django_db
 

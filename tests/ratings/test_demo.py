@@ -20,7 +20,7 @@ def test_the_demo_rates_every_finished_match_and_prints_the_leaders(capsys):
 
 
 def test_the_demo_has_players_who_met_often_for_the_head_to_head():
-    from ratings import head_to_head
+    from ratings.reads import head_to_head
     from scorekeeper.matches.models import Player
 
     call_command("demo")

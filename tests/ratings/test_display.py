@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from ratings import display
 from ratings.engine import Rater, Rating
-from ratings.services import rater
+from ratings.raters import rater
 
 
 def test_a_newcomer_is_1500_with_his_uncertainty_beside_it():

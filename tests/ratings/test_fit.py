@@ -1,5 +1,5 @@
 """Parameters per game (issue 20): ``ratings.fitting.fit``, ``manage.py ratings_fit`` and
-``ratings.services.rater(game)``; and the one forecaster behind the pool's numbers."""
+``ratings.raters.rater(game)``; and the one forecaster behind the pool's numbers."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ from django.core.management import CommandError, call_command
 from ratings import backtest as bt
 from ratings import fitting
 from ratings import services as ratings
-from ratings.engine import MatchOutcome, Rater
+from ratings.engine import MatchOutcome, Rater, Rating, replay_arrays
 from ratings.models import PlayerRating, RatingHistory, RatingPool, RecomputeJob
+from ratings.pool_reading import pool_matches
+from ratings.raters import rater
 
 
 def outcomes(matches):
@@ -68,20 +70,20 @@ def rebuild():
 
 @pytest.mark.django_db
 def test_ratings_fit_stores_the_pools_parameters_and_the_recompute_uses_them(pool_played, capsys):
-    assert ratings.rater("tally") == Rater.default()
+    assert rater("tally") == Rater.default()
     call_command("ratings_fit", "--game", "tally", "--min-matches", "5")
     out = capsys.readouterr().out
     assert "tally: 12 matches, 6 scored" in out and "Brier" in out and "recompute job" in out
     pool = RatingPool.objects.get(game="tally")
     assert pool.fit_report["matches"] == 12 and len(pool.fit_report["candidates"]) > 1
-    served = ratings.rater("tally")
+    served = rater("tally")
     assert served == Rater.default().with_parameters(pool.parameters, name=served.name)
-    assert ratings.rater("tally").fitted_parameters() != Rater.default().fitted_parameters()  # its draw share
+    assert rater("tally").fitted_parameters() != Rater.default().fitted_parameters()  # its draw share
     rebuild()
     # The pool's ratings and history are the served rater's replay of its matches.
-    matches = list(ratings.pool_matches("tally"))
+    matches = list(pool_matches("tally"))
     want = {}
-    done = ratings.replay_arrays(served, matches, want, {})
+    done = replay_arrays(served, matches, want, {})
     assert {r.player_id: (r.mu, r.sigma) for r in PlayerRating.objects.filter(pool=pool)} == {
         p: tuple(r) for p, r in want.items()
     }
@@ -94,13 +96,13 @@ def test_a_small_pool_keeps_the_defaults_when_fitted(pool_played, capsys):
     call_command("ratings_fit", "--game", "tally")
     assert "the defaults" in capsys.readouterr().out
     assert RatingPool.objects.get(game="tally").parameters == {}
-    assert ratings.rater("tally") == Rater.default()
+    assert rater("tally") == Rater.default()
 
 
 @pytest.mark.django_db
 def test_stored_parameters_that_are_not_the_models_leave_the_defaults_serving(pool_played):
     RatingPool.objects.filter(game="tally").update(parameters={"beta": -1})
-    assert ratings.rater("tally") == Rater.default()
+    assert rater("tally") == Rater.default()
 
 
 @pytest.mark.django_db
@@ -115,22 +117,22 @@ def test_ratings_fit_refuses_an_unknown_game_and_a_bad_minimum():
 def test_one_forecaster_the_history_predictions_and_predict_agree(pool_played):
     """The history's pre-match probabilities are ``--predictions``' for the pool, and
     ``/predict`` gives the served rater's odds of the current (aged) ratings."""
-    from ratings.selectors import predict
+    from ratings.reads.predictions import predict
     from scorekeeper.matches.models import Player
 
-    matches = list(ratings.pool_matches("tally"))
+    matches = list(pool_matches("tally"))
     lines = [bt.BacktestMatch("tally", m.sides, m.places, day=getattr(m, "day", None)) for m in matches]
-    predicted = list(bt.default_predictions(lines, ratings.rater("tally")))
+    predicted = list(bt.default_predictions(lines, rater("tally")))
     for m, odds in zip(matches, predicted, strict=True):
         rows = RatingHistory.objects.filter(match_id=m.match_id).order_by("side")
         assert sorted({(r.side, r.win_probability) for r in rows}) == list(enumerate(odds))
     a, b = Player.objects.order_by("pk")[:2]
-    served = ratings.rater("tally")
+    served = rater("tally")
     current = {r.player_id: r for r in PlayerRating.objects.filter(pool__game="tally")}
     at = max(current[a.pk].last_played_at, current[b.pk].last_played_at) + timedelta(days=30)
     prediction = predict(game="tally", sides=[[a], [b]], at=at)
     days = {p.pk: (at - current[p.pk].last_played_at).total_seconds() / 86400 for p in (a, b)}
-    aged = [[served.aged(ratings.Rating(current[p.pk].mu, current[p.pk].sigma), days[p.pk])] for p in (a, b)]
+    aged = [[served.aged(Rating(current[p.pk].mu, current[p.pk].sigma), days[p.pk])] for p in (a, b)]
     assert aged[0][0].sigma > current[a.pk].sigma  # a month away
     assert [s.win_probability for s in prediction.sides] == served.win_probabilities(aged)
     assert prediction.draw_probability == served.draw_probability(aged)

@@ -1,4 +1,4 @@
-"""The opponents list of head-to-head (ratings/head_to_head.py): ranked by one grouped count of
+"""The opponents list of head-to-head (ratings/reads/head_to_head.py): ranked by one grouped count of
 the seats opposite the player's, the records read for the opponents shown; the same ranking and
 records as counting every meeting of his in Python, partnerships (teams) and multiplayer tables
 included."""
@@ -9,8 +9,8 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from ratings import head_to_head
 from ratings.backtest import synthetic_db
+from ratings.reads import head_to_head
 from scorekeeper.matches.models import Match, Player, Seat
 
 pytestmark = pytest.mark.django_db

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from ratings import head_to_head, services
+from ratings import head_to_head as upkeep
 from ratings.backtest import synthetic_db
 from ratings.models import HeadToHead, RatingPool
-from ratings.services import _head_to_head_recount, rating_events_process_all, rating_pool_recompute
+from ratings.reads import head_to_head
+from ratings.services import rating_events_process_all, rating_pool_recompute
 from scorekeeper.matches.models import Match, Player, Seat
 from scorekeeper.matches.services import (
     hand_correct,
@@ -108,7 +109,7 @@ def test_a_repeated_event_and_a_recompute_change_nothing(play, players):
     once = sorted(
         HeadToHead.objects.values_list("player_id", "opponent_id", "game", "met", "wins", "losses", "draws")
     )
-    _head_to_head_recount("tally", Seat.objects.values_list("match_id", flat=True))
+    upkeep.recount("tally", Seat.objects.values_list("match_id", flat=True))
     rating_pool_recompute(pool=RatingPool.objects.get(game="tally"))
     again = sorted(
         HeadToHead.objects.values_list("player_id", "opponent_id", "game", "met", "wins", "losses", "draws")
@@ -143,6 +144,6 @@ def test_a_recompute_counts_the_records_of_teams_and_multiplayer_tables(pool):
 def test_a_backlog_of_events_rebuilds_the_game_s_records_whole(pool, monkeypatch):
     counted = kept()
     HeadToHead.objects.all().delete()
-    monkeypatch.setattr(services, "RECOUNT_MATCHES", 10)
-    services._head_to_head_recount("tally", Match.objects.values_list("pk", flat=True)[:11])
+    monkeypatch.setattr(upkeep, "RECOUNT_MATCHES", 10)
+    upkeep.recount("tally", Match.objects.values_list("pk", flat=True)[:11])
     assert kept() == counted == from_seats()

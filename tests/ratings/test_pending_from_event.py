@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from ratings.models import PlayerRating, RatingEvent, RatingPool
-from ratings.services import _places_rated, rating_event_process, rating_pool_recompute
+from ratings.pool_reading import places_rated
+from ratings.services import rating_event_process, rating_pool_recompute
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +40,7 @@ def test_a_backlog_of_events_is_read_in_chunks_to_the_same_ratings(play, players
     # A worker back after a long outage finds thousands of events pending at once: their places
     # are read a chunk of matches at a time (a statement takes at most 65,535 parameters).
     monkeypatch.setattr("ratings.services.outbox_enqueue", lambda **kwargs: None)
-    monkeypatch.setattr("ratings.services.CHUNK", chunk)
+    monkeypatch.setattr("ratings.pool_reading.CHUNK", chunk)
     for seats, points in [([0, 1], [10, 3]), ([1, 2], [10, 4]), ([2, 3], [3, 10]), ([0, 2], [10, 7])]:
         play(seats, points)
     first = RatingEvent.objects.order_by("id").first()
@@ -64,4 +65,4 @@ def test_the_places_of_more_matches_than_a_statement_takes_are_read(play, player
     pool = RatingPool.objects.get(game="tally")
     many = [rated, *range(10**9, 10**9 + 70_000)]
 
-    assert [match for match, _ in _places_rated(pool, many)] == [rated]
+    assert [match for match, _ in places_rated(pool, many)] == [rated]

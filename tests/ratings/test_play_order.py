@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 
 from ratings import services as ratings
 from ratings.models import RatingHistory, RatingPool
+from ratings.pool_reading import played_day
+from ratings.raters import rater
 from scorekeeper.matches import errors
 from scorekeeper.matches.models import AuditEntry
 from scorekeeper.matches.services import hand_record, match_create, match_played_at_set
@@ -158,12 +160,12 @@ def test_a_player_back_after_a_year_is_rated_with_the_days_between_his_matches(s
 
     played = {row.match_id: row.played_at for row in RatingHistory.objects.all()}
     outcomes = [
-        MatchOutcome(m.pk, ((players[0].pk,), (players[1].pk,)), places, ratings.played_day(played[m.pk]))
+        MatchOutcome(m.pk, ((players[0].pk,), (players[1].pk,)), places, played_day(played[m.pk]))
         for m, places in [(old, (1, 2)), (new, (2, 1))]
     ]
     expected, undecayed = {}, {}
-    replay_arrays(ratings.rater("tally"), outcomes, expected, {})
-    replay_arrays(ratings.rater("tally"), [dataclasses.replace(o, day=None) for o in outcomes], undecayed, {})
+    replay_arrays(rater("tally"), outcomes, expected, {})
+    replay_arrays(rater("tally"), [dataclasses.replace(o, day=None) for o in outcomes], undecayed, {})
     ada = rating(players[0])
     assert (ada.mu, ada.sigma) == tuple(expected[players[0].pk])
     assert ada.sigma > undecayed[players[0].pk].sigma  # a year away made him less certain

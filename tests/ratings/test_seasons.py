@@ -16,7 +16,7 @@ from django.utils import timezone
 from ratings import display
 from ratings.backtest import synthetic_db
 from ratings.models import RatingHistory, RatingPool
-from ratings.seasons import season_board
+from ratings.reads.seasons import season_board
 from ratings.services import rating_events_process_all, rating_pool_recompute
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ Every candidate predicts each match before it learns the outcome, in play order 
 ``played_at`` when the lines give it: a line without keeps its place after the one before and
 lets no time pass); the report gives winner accuracy, log-loss, Brier score, predicted against
 observed draws of two sides and a calibration table per candidate. The default candidate and
-``--predictions`` are the model the service serves: ``ratings.services.rater(game)`` for
+``--predictions`` are the model the service serves: ``ratings.raters.rater(game)`` for
 ``--game`` (the pool's fitted parameters, if any), ``Rater.default()`` otherwise. The report compares
 openskill's models, a development requirement (requirements-dev.txt); the predictions alone
 (``--predictions OUT --no-report``) need only requirements.txt.
@@ -24,7 +24,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from ratings import backtest
 from ratings.engine import Rater
-from ratings.services import pool_matches, rater
+from ratings.pool_reading import pool_matches
+from ratings.raters import rater
 from scorekeeper.rules import UnknownGame, find_ruleset
 
 

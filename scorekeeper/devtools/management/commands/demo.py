@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from ratings import display
-from ratings.selectors import leaderboard
+from ratings.reads.boards import leaderboard
 from ratings.services import rating_events_process_all
 from scorekeeper.devtools import DEMO_DATA
 from scorekeeper.matches import errors, services

@@ -19,10 +19,10 @@ from django.db.models import Q
 from django.utils.formats import number_format
 from django.utils.translation import pgettext
 
-from . import display
-from .engine import Rating
-from .models import RatingHistory
-from .services import rater
+from .. import display
+from ..engine import Rating
+from ..models import RatingHistory
+from ..raters import rater
 
 
 @dataclass(frozen=True)

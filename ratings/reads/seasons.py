@@ -16,9 +16,9 @@ from django.db.models import Case, Count, F, OuterRef, Q, Subquery, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from . import display
-from .models import PlayerRating, RatingHistory, RatingPool
-from .services import rater
+from .. import display
+from ..models import PlayerRating, RatingHistory, RatingPool
+from ..raters import rater
 
 #: The longest period a season board covers (a generous ten years; beyond it a typo, say 20205).
 LONGEST_DAYS = 3660

@@ -1,21 +1,20 @@
-"""Reads of the ratings: leaderboards, a player's ratings and history, predictions."""
+"""The leaderboards: a pool's board of established players and of newcomers, paged through
+the boards' index with each row's rank; every rated game's board at a glance; a row's
+displayed rating and provisional mark; the recompute jobs behind the boards."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db.models import Count, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from scorekeeper.matches.models import Match, Player, Seat
-
-from .cul import figures_from_state, overall_cul_rating_pct
-from .engine import Rating
-from .models import PlayerRating, RatingHistory, RatingPool, RecomputeJob
-from .services import rater
+from .. import display
+from ..models import PlayerRating, RatingPool, RecomputeJob
 
 
 def min_matches() -> int:
@@ -152,98 +151,52 @@ def leaderboard_rank(*, rating: PlayerRating, board: BoardFilter | None = None) 
     return better + 1
 
 
-def player_ratings(*, player: Player) -> list[PlayerRating]:
-    """The player's rating in every pool he is rated in (game order), with his board ``rank`` and, in
-    the cul entry, ``overall_cul_rating`` (RULES.md 8 on the sums over his cul matches)."""
-    ratings = list(PlayerRating.objects.filter(player=player).select_related("pool").order_by("pool__game"))
-    for rating in ratings:
-        rating.rank = leaderboard_rank(rating=rating)
-        rating.overall_cul_rating = cul_overall(player=player) if rating.pool.game == "cul" else None
-    return ratings
+def shown(row) -> display.Displayed:
+    """The displayed rating of a belief (a PlayerRating, a history row's after: ``mu``/``sigma``)."""
+    return display.displayed(row.mu, row.sigma)
 
 
-def cul_overall(*, player: Player) -> dict[str, float | None]:
-    """The overall cul rating in percent, on both of spec 8's scales, over the player's finished
-    (not void) cul matches; None on a scale where it is undefined (no party played)."""
-    figures = [
-        figures_from_state(state, position)
-        for position, state in Seat.objects.filter(
-            player=player, match__game="cul", match__status=Match.Status.FINISHED
-        ).values_list("position", "match__state")
-        if isinstance(state, dict)
-    ]
-    return {
-        "matches": len(figures),
-        "literal": overall_cul_rating_pct(figures, "literal"),
-        "normalised": overall_cul_rating_pct(figures, "normalised"),
+def mark(rows, board: BoardFilter | None = None) -> None:
+    """Give each board row its displayed ``shown`` rating and whether it is ``provisional``
+    (fewer rated matches than the board asks: ``matches_needed``)."""
+    board = board or BoardFilter.default()
+    for row in rows:
+        row.shown = shown(row)
+        row.matches_needed = board.min_matches
+        row.provisional = row.matches < board.min_matches
+
+
+def leaderboards_overview(*, top: int = 5) -> list[dict[str, Any]]:
+    """Every rated game with its ``top`` established players, how many are listed and how many
+    are provisional: one query for the pools, one for the counts, one per pool (its leaders with their
+    players: a handful of games, not of players)."""
+    board = BoardFilter.default()
+    pools = list(RatingPool.objects.order_by("game"))
+    rows = PlayerRating.objects.all()
+    since = board.active_since()
+    if since is not None:
+        rows = rows.filter(last_played_at__gte=since)
+    counts = {
+        pool: (listed, provisional)
+        for pool, listed, provisional in rows.values("pool")
+        .annotate(
+            listed=Count("id", filter=Q(matches__gte=board.min_matches)),
+            provisional=Count("id", filter=Q(matches__lt=board.min_matches)),
+        )
+        .values_list("pool", "listed", "provisional")
     }
-
-
-def player_rating_history(*, player: Player | int, game: str) -> QuerySet[RatingHistory]:
-    """The player's rated matches in a pool, newest first."""
-    return RatingHistory.objects.filter(pool__game=game, player=player).order_by("-played_at", "-match_id")
+    out = []
+    for pool in pools:
+        listed, provisional = counts.get(pool.pk, (0, 0))
+        # The top read at once with its players: no row before it to skip (a page further down
+        # is read as ids from the index first: leaderboard_page), ranked from 1 without a count.
+        top_rows = leaderboard(game=pool.game, board=board).select_related("player")[:top]
+        leaders = leaderboard_ranks(top_rows, game=pool.game, board=board, offset=0)
+        mark(leaders, board)
+        out.append({"game": pool.game, "pool": pool, "listed": listed, "provisional": provisional,
+                    "top": leaders})  # fmt: skip
+    return out
 
 
 def recompute_jobs() -> QuerySet[RecomputeJob]:
     return RecomputeJob.objects.select_related("requested_by")
-
-
-@dataclass(frozen=True)
-class SidePrediction:
-    players: list[dict]
-    win_probability: float
-    expected_rank: float
-
-
-@dataclass(frozen=True)
-class Prediction:
-    game: str
-    sides: list[SidePrediction]
-    draw_probability: float | None
-
-
-def predict(*, game: str, sides: Sequence[Sequence[Player]], at: datetime | None = None) -> Prediction:
-    """Each side's probability of the first place (a draw counted half), its expected rank
-    and, for two sides, the chance of a draw, from the players' current ratings (the prior
-    for a player not rated yet), each aged by the days since his last rated match to ``at``
-    (default now), as the pool's next match would rate them: the pool's rater
-    (``ratings.services.rater(game)``), the one model behind every number shown."""
-    r = rater(game)
-    at = at or timezone.now()
-    ids = [p.pk for side in sides for p in side]
-    current = {row.player_id: row for row in PlayerRating.objects.filter(pool__game=game, player_id__in=ids)}
-    prior = r.prior()
-    shown = [
-        [Rating(current[p.pk].mu, current[p.pk].sigma) if p.pk in current else prior for p in side]
-        for side in sides
-    ]
-    beliefs = [
-        [r.aged(belief, _days_away(current.get(p.pk), at)) for p, belief in zip(side, row, strict=True)]
-        for side, row in zip(sides, shown, strict=True)
-    ]
-    wins = r.win_probabilities(beliefs)
-    ranks = r.expected_ranks(beliefs)
-    out = []
-    for side, side_beliefs, win, rank in zip(sides, shown, wins, ranks, strict=True):
-        players = []
-        for player, belief in zip(side, side_beliefs, strict=True):
-            row = current.get(player.pk)
-            matches = row.matches if row else 0
-            players.append({
-                "id": player.pk,
-                "name": player.name,
-                "mu": belief.mu,
-                "sigma": belief.sigma,
-                "conservative": r.conservative(belief),
-                "matches": matches,
-                "provisional": r.is_provisional(belief, matches),
-            })  # fmt: skip
-        out.append(SidePrediction(players, win, rank))
-    return Prediction(game, out, r.draw_probability(beliefs))
-
-
-def _days_away(row: PlayerRating | None, at: datetime) -> float:
-    """Days from the player's last rated match to ``at`` (0 for a player not rated)."""
-    if row is None or row.last_played_at is None:
-        return 0.0
-    return max(0.0, (at - row.last_played_at).total_seconds() / 86400)

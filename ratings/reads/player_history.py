@@ -1,74 +1,56 @@
-"""Reads of the ratings that the club's web pages need beyond ``ratings.selectors``: every
-leaderboard at a glance, a player's whole history in one query, the displayed ratings and
-the provisional mark, the explained rating changes of the score sheet and the profile.
-
-Kept apart from ``ratings.selectors`` (the API's), on which they build; each returns a bounded
-number of queries whatever the number of players or matches shown.
-"""
+"""A player's history: his rating in every pool with his board rank and, in cul, the overall
+cul rating (RULES.md 8); his rated matches per game (the profile's chart and places); the
+explained rating changes of a page of his matches and of a score sheet's match
+(``changes.explain``)."""
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from typing import Any
 
-from django.db.models import Count, DateField, Q, Subquery
+from django.db.models import DateField, Q, QuerySet, Subquery
 from django.db.models.functions import Cast, TruncDate
 from django.utils import timezone
 
-from scorekeeper.matches.models import Match, Player
-from scorekeeper.rules import RULESETS
+from scorekeeper.matches.models import Match, Player, Seat
 
-from . import changes, display
+from ..cul import figures_from_state, overall_cul_rating_pct
+from ..models import PlayerRating, RatingEvent, RatingHistory, RatingPool
+from . import changes
+from .boards import leaderboard_rank
 from .changes import Change
-from .models import PlayerRating, RatingEvent, RatingHistory, RatingPool
-from .selectors import BoardFilter, leaderboard, leaderboard_ranks, predict
 
 
-def shown(row) -> display.Displayed:
-    """The displayed rating of a belief (a PlayerRating, a history row's after: ``mu``/``sigma``)."""
-    return display.displayed(row.mu, row.sigma)
+def player_ratings(*, player: Player) -> list[PlayerRating]:
+    """The player's rating in every pool he is rated in (game order), with his board ``rank`` and, in
+    the cul entry, ``overall_cul_rating`` (RULES.md 8 on the sums over his cul matches)."""
+    ratings = list(PlayerRating.objects.filter(player=player).select_related("pool").order_by("pool__game"))
+    for rating in ratings:
+        rating.rank = leaderboard_rank(rating=rating)
+        rating.overall_cul_rating = cul_overall(player=player) if rating.pool.game == "cul" else None
+    return ratings
 
 
-def mark(rows, board: BoardFilter | None = None) -> None:
-    """Give each board row its displayed ``shown`` rating and whether it is ``provisional``
-    (fewer rated matches than the board asks: ``matches_needed``)."""
-    board = board or BoardFilter.default()
-    for row in rows:
-        row.shown = shown(row)
-        row.matches_needed = board.min_matches
-        row.provisional = row.matches < board.min_matches
-
-
-def leaderboards_overview(*, top: int = 5) -> list[dict[str, Any]]:
-    """Every rated game with its ``top`` established players, how many are listed and how many
-    are provisional: one query for the pools, one for the counts, one per pool (its leaders with their
-    players: a handful of games, not of players)."""
-    board = BoardFilter.default()
-    pools = list(RatingPool.objects.order_by("game"))
-    rows = PlayerRating.objects.all()
-    since = board.active_since()
-    if since is not None:
-        rows = rows.filter(last_played_at__gte=since)
-    counts = {
-        pool: (listed, provisional)
-        for pool, listed, provisional in rows.values("pool")
-        .annotate(
-            listed=Count("id", filter=Q(matches__gte=board.min_matches)),
-            provisional=Count("id", filter=Q(matches__lt=board.min_matches)),
-        )
-        .values_list("pool", "listed", "provisional")
+def cul_overall(*, player: Player) -> dict[str, float | None]:
+    """The overall cul rating in percent, on both of spec 8's scales, over the player's finished
+    (not void) cul matches; None on a scale where it is undefined (no party played)."""
+    figures = [
+        figures_from_state(state, position)
+        for position, state in Seat.objects.filter(
+            player=player, match__game="cul", match__status=Match.Status.FINISHED
+        ).values_list("position", "match__state")
+        if isinstance(state, dict)
+    ]
+    return {
+        "matches": len(figures),
+        "literal": overall_cul_rating_pct(figures, "literal"),
+        "normalised": overall_cul_rating_pct(figures, "normalised"),
     }
-    out = []
-    for pool in pools:
-        listed, provisional = counts.get(pool.pk, (0, 0))
-        # The top read at once with its players: no row before it to skip (a page further down
-        # is read as ids from the index first: leaderboard_page), ranked from 1 without a count.
-        top_rows = leaderboard(game=pool.game, board=board).select_related("player")[:top]
-        leaders = leaderboard_ranks(top_rows, game=pool.game, board=board, offset=0)
-        mark(leaders, board)
-        out.append({"game": pool.game, "pool": pool, "listed": listed, "provisional": provisional,
-                    "top": leaders})  # fmt: skip
-    return out
+
+
+def player_rating_history(*, player: Player | int, game: str) -> QuerySet[RatingHistory]:
+    """The player's rated matches in a pool, newest first."""
+    return RatingHistory.objects.filter(pool__game=game, player=player).order_by("-played_at", "-match_id")
 
 
 #: What a profile reads of each of the player's history rows (``player_histories``), beside
@@ -138,7 +120,7 @@ def match_rating_changes(*, match: Match) -> list[dict[str, Any]]:
     """Each player's explained rating change in a rated match, in seat order (empty while the
     match is not rated: in progress, void, or its event not processed yet)."""
     if match.status != Match.Status.FINISHED:
-        return []  # a pool rates finished matches only (services._rated): no statement to run
+        return []  # a pool rates finished matches only (pool_reading._rated): no statement to run
     # The match's place in the pool's order (when it was played: the time its scorer gave, else
     # its first rating event) leads to its rows through the history's order index, instead of a
     # scan of the pool's rows for the match.
@@ -163,32 +145,3 @@ def match_rating_changes(*, match: Match) -> list[dict[str, Any]]:
 def places_count(history: list[RatingHistory]) -> list[tuple[int, int]]:
     """(place, how many times) over a player's rated matches of one game, best place first."""
     return sorted(Counter(row.place for row in history).items())
-
-
-def table_prediction(*, game: str, seats: list[tuple[str, Any]]) -> dict[str, Any]:
-    """The win probabilities of a table about to start (the new-match page): ``seats`` in seat
-    order as the match form gives them, ``("id", pk)`` of a player or ``("new", name)`` of one
-    not created yet (he has the prior rating). Partnership games predict per team."""
-    ids = [value for kind, value in seats if kind == "id"]
-    known = Player.objects.in_bulk(ids)
-    players = [known[value] if kind == "id" else Player(name=value) for kind, value in seats]
-    ruleset = RULESETS.get(game)
-    teams = getattr(ruleset, "partnerships", None)
-    if teams and len(teams) == len(players):
-        sides = [[p for p, team in zip(players, teams, strict=True) if team == t] for t in sorted(set(teams))]
-    else:
-        sides = [[p] for p in players]
-    prediction = predict(game=game, sides=sides)
-    needed = BoardFilter.default().min_matches
-    return {
-        "sides": [
-            {
-                "names": [p["name"] for p in side.players],
-                "win": side.win_probability,
-                "provisional": any(p["matches"] < needed for p in side.players),
-                "unrated": [p["name"] for p in side.players if not p["matches"]],
-            }
-            for side in prediction.sides
-        ],
-        "draw": prediction.draw_probability,
-    }
