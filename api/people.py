@@ -18,12 +18,12 @@ from rest_framework.reverse import reverse
 
 from ratings import head_to_head
 from ratings.models import RecomputeJob
-from scorekeeper.idempotency.decorators import idempotent
 from scorekeeper.matches import errors, services
 from scorekeeper.matches.models import Player
 from scorekeeper.rules import RULESETS
 
 from . import schema
+from .idempotency import idempotent
 from .ratings import RatedPlayerSerializer
 from .serializers import MAX_ID, BodySerializer, GameField
 from .views import _valid

@@ -20,12 +20,12 @@ from rest_framework.views import APIView
 
 from ratings import changes, display, seasons, selectors, services
 from ratings.models import RecomputeJob
-from scorekeeper.idempotency.decorators import idempotent
 from scorekeeper.matches import errors
 from scorekeeper.matches.models import Player
 from scorekeeper.rules import UnknownGame, find_ruleset
 
 from . import schema
+from .idempotency import idempotent
 from .serializers import BodySerializer, GameField, PlayerIdsField, _fail
 
 # -- serializers ---------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import IsAdminUser
 
-from scorekeeper.idempotency.decorators import MAX_LENGTH as IDEMPOTENCY_KEY_MAX
+from scorekeeper.idempotency.keys import MAX_LENGTH as IDEMPOTENCY_KEY_MAX
 from scorekeeper.rules import RULESETS
 
 from .parsers import BODY_INT_MAX, BODY_INT_MIN
@@ -63,7 +63,7 @@ WRITE_ERRORS = (400, 401, 403, 422)
 NOT_BLANK_PATTERN = (
     "[^\\t\\n\\x0b\\x0c\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
 )
-#: What ``scorekeeper.idempotency.decorators`` takes: 1 to 255 printable ASCII characters, the
+#: What ``api.idempotency`` takes: 1 to 255 printable ASCII characters, the
 #: first and last not a space, within HTTP's optional whitespace (trimmed).
 IDEMPOTENCY_KEY_PATTERN = rf"^[ \t]*[!-~](?:[ -~]{{0,{IDEMPOTENCY_KEY_MAX - 2}}}[!-~])?[ \t]*$"
 IDEMPOTENCY_KEY = OpenApiParameter(

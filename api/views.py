@@ -27,13 +27,13 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from scorekeeper import lockout
-from scorekeeper.idempotency.decorators import idempotent
 from scorekeeper.matches import confirmations, errors, i18n, selectors, services
 from scorekeeper.matches.models import Match, Player
 from scorekeeper.matches.terms import describe_game
 from scorekeeper.rules import RULESETS, OptionsInvalid, UnknownGame, find_ruleset
 
 from . import schema, tokens
+from .idempotency import idempotent
 from .parsers import CappedFormParser, CappedMultiPartParser, StrictJSONParser
 from .serializers import (
     ClaimCodeSerializer,

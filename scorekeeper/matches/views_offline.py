@@ -37,8 +37,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from scorekeeper.idempotency.decorators import HEADER, KEY
 from scorekeeper.idempotency.errors import IdempotencyKeyReused
+from scorekeeper.idempotency.keys import HEADER, KEY
 from scorekeeper.idempotency.services import idempotency_claim, idempotency_store
 
 from . import selectors
