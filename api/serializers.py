@@ -672,7 +672,7 @@ class ClaimCodeSerializer(serializers.Serializer):
     expires_at = serializers.DateTimeField()
 
 
-#: What ``scorekeeper.matches.confirmations.player_claim`` reads: eight letters or digits,
+#: What ``scorekeeper.matches.player_accounts.player_claim`` reads: eight letters or digits,
 #: spaces and dashes anywhere (it normalises the rest: case, O for 0, I and L for 1).
 CLAIM_CODE_PATTERN = r"^[ -]*(?:[0-9A-Za-z][ -]*){8}$"
 

@@ -27,7 +27,7 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from scorekeeper import lockout
-from scorekeeper.matches import confirmations, errors, i18n, selectors, services
+from scorekeeper.matches import confirmations, errors, i18n, player_accounts, selectors, services
 from scorekeeper.matches.models import Match, Player
 from scorekeeper.matches.terms import describe_game
 from scorekeeper.rules import RULESETS, OptionsInvalid, UnknownGame, find_ruleset
@@ -697,7 +697,7 @@ class PlayerClaimCodeCreate(APIView):
     # Not @idempotent, and so no Idempotency-Key in its schema (as the token endpoint): no stored
     # answer may hold a code (a replay would show it again); a retry gives a new code.
     def post(self, request, pk: int, player: int):
-        row = confirmations.player_claim_code_create(match=pk, player=player, by=request.user)
+        row = player_accounts.player_claim_code_create(match=pk, player=player, by=request.user)
         return Response(ClaimCodeSerializer(row).data, status=status.HTTP_201_CREATED)
 
 
@@ -734,5 +734,5 @@ class PlayerClaim(APIView):
     @idempotent
     def post(self, request):
         data = _valid(PlayerClaimSerializer, request.data)
-        player = confirmations.player_claim(code=data["code"], by=request.user)
+        player = player_accounts.player_claim(code=data["code"], by=request.user)
         return Response(PlayerSerializer(player).data)
