@@ -98,7 +98,7 @@ CONTENT_SECURITY_POLICY = {
         "script-src": ["'self'"],
         "style-src": ["'self'"],
         "img-src": ["'self'"],
-        # The offline service worker (/sw.js, views_offline.py), this site's only.
+        # The offline service worker (/sw.js, matches/views/offline.py), this site's only.
         "worker-src": ["'self'"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],

@@ -1,5 +1,5 @@
 """The pages of the other side's answers and of the player ↔ account link: a hand's page, a
-match's page, the code page and **Link my player** (scorekeeper/matches/views_confirm.py)."""
+match's page, the code page and **Link my player** (scorekeeper/matches/views/confirm.py)."""
 
 from __future__ import annotations
 

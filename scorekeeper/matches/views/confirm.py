@@ -1,5 +1,5 @@
 """The pages of the other side's answers and of the player ↔ account link (the rules:
-scorekeeper/matches/confirmations.py; docs/pages.md, "Confirmation by the other side").
+scorekeeper/matches/confirmations.py and player_accounts.py; docs/pages.md, "Confirmation by the other side").
 
 Plain forms that work without JavaScript: a hand's page and a match's page post here (their
 buttons come from the ``confirmations`` template tags), and each answer comes back to the page it
@@ -17,10 +17,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from . import confirmations, errors, player_accounts
-from .forms import PlayerClaimForm
-from .models import Match
-from .views import scorer_required
+from .. import confirmations, errors, player_accounts
+from ..forms import PlayerClaimForm
+from ..models import Match
+from .matches import scorer_required
 
 
 def _id(value: str | None) -> int | None:
