@@ -293,6 +293,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# The site's own files (static/scorekeeper/: its style, its script, the manifest, the icons),
+# beside the apps' own static folders.
+STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Hashed, compressed files in production (needs `manage.py collectstatic`); plain files in debug.

@@ -20,7 +20,7 @@ from scorekeeper.matches.models import Match
 from scorekeeper.matches.services import hand_record, match_create, match_reopen, match_void
 from tests.fakes import hand
 
-STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "matches" / "static" / "scorekeeper"
+STATIC = Path(__file__).resolve().parents[2] / "static" / "scorekeeper"
 
 pytestmark = pytest.mark.django_db
 
