@@ -30,8 +30,9 @@ from scorekeeper.matches.models import Match
 from scorekeeper.rules.options import PRESETS
 
 from . import schema
+from .bodies import MAX_ID, BodySerializer, GameField
 from .idempotency import idempotent
-from .serializers import MAX_ID, BodySerializer, GameField, MatchDetailSerializer
+from .matches import MatchDetailSerializer
 
 FORMAT = OpenApiParameter(
     "format",

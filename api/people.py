@@ -23,10 +23,9 @@ from scorekeeper.matches.models import Player
 from scorekeeper.rules import RULESETS
 
 from . import schema
+from .bodies import MAX_ID, BodySerializer, GameField, _valid
 from .idempotency import idempotent
 from .ratings import RatedPlayerSerializer
-from .serializers import MAX_ID, BodySerializer, GameField
-from .views import _valid
 
 
 # -- serializers ---------------------------------------------------------------------------

@@ -25,8 +25,8 @@ from scorekeeper.matches.models import Player
 from scorekeeper.rules import UnknownGame, find_ruleset
 
 from . import schema
+from .bodies import BodySerializer, GameField, PlayerIdsField, _fail
 from .idempotency import idempotent
-from .serializers import BodySerializer, GameField, PlayerIdsField, _fail
 
 # -- serializers ---------------------------------------------------------------------------
 DISPLAYED = gettext_lazy(

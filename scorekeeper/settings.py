@@ -408,8 +408,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "scorekeeper.matches.models.Match.Status",
         "HandStatusEnum": "scorekeeper.matches.models.Hand.Status",
-        "OptionTypeEnum": "api.serializers.OPTION_TYPES",
-        "OptionEffectEnum": "api.serializers.OPTION_EFFECTS",
+        "OptionTypeEnum": "api.games.OPTION_TYPES",
+        "OptionEffectEnum": "api.games.OPTION_EFFECTS",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
