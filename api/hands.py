@@ -21,13 +21,7 @@ from . import schema
 from .bodies import MAX_ID, MAX_VERSION, BodySerializer, VersionField, _valid
 from .evaluation import EvaluationField, EvaluationSerializer
 from .idempotency import idempotent
-from .matches import (
-    MatchStateSerializer,
-    _confirmation_fields,
-    _etag,
-    _match,
-    _version,
-)
+from .matches import MatchStateSerializer, _confirmation_fields, _etag, _match, _version
 from .schema import ErrorSerializer
 
 

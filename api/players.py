@@ -17,9 +17,7 @@ from scorekeeper.matches.models import Player
 from . import schema
 from .bodies import BodySerializer, _valid
 from .idempotency import idempotent
-from .matches import (
-    MatchSerializer,
-)
+from .matches import MatchSerializer
 from .schema import ErrorSerializer
 
 
