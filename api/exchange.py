@@ -25,13 +25,14 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from scorekeeper.idempotency.decorators import idempotent
 from scorekeeper.matches import exchange
 from scorekeeper.matches.models import Match
 from scorekeeper.rules.options import PRESETS
 
 from . import schema
-from .serializers import MAX_ID, BodySerializer, GameField, MatchDetailSerializer
+from .bodies import MAX_ID, BodySerializer, GameField
+from .idempotency import idempotent
+from .matches import MatchDetailSerializer
 
 FORMAT = OpenApiParameter(
     "format",

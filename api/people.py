@@ -18,15 +18,14 @@ from rest_framework.reverse import reverse
 
 from ratings.models import RecomputeJob
 from ratings.reads import head_to_head
-from scorekeeper.idempotency.decorators import idempotent
 from scorekeeper.matches import errors, services
 from scorekeeper.matches.models import Player
 from scorekeeper.rules import RULESETS
 
 from . import schema
+from .bodies import MAX_ID, BodySerializer, GameField, _valid
+from .idempotency import idempotent
 from .ratings import RatedPlayerSerializer
-from .serializers import MAX_ID, BodySerializer, GameField
-from .views import _valid
 
 
 # -- serializers ---------------------------------------------------------------------------

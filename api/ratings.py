@@ -21,13 +21,13 @@ from rest_framework.views import APIView
 from ratings import display, services
 from ratings.models import RecomputeJob
 from ratings.reads import boards, changes, player_history, predictions, seasons
-from scorekeeper.idempotency.decorators import idempotent
 from scorekeeper.matches import errors
 from scorekeeper.matches.models import Player
 from scorekeeper.rules import UnknownGame, find_ruleset
 
 from . import schema
-from .serializers import BodySerializer, GameField, PlayerIdsField, _fail
+from .bodies import BodySerializer, GameField, PlayerIdsField, _fail
+from .idempotency import idempotent
 
 # -- serializers ---------------------------------------------------------------------------
 DISPLAYED = gettext_lazy(

@@ -19,11 +19,12 @@ from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import IsAdminUser
 
-from scorekeeper.idempotency.decorators import MAX_LENGTH as IDEMPOTENCY_KEY_MAX
+from scorekeeper.idempotency.keys import MAX_LENGTH as IDEMPOTENCY_KEY_MAX
 from scorekeeper.rules import RULESETS
 
+from .bodies import GameField
+from .evaluation import EvaluationSerializer, MismatchSerializer, ProblemSerializer
 from .parsers import BODY_INT_MAX, BODY_INT_MIN
-from .serializers import ErrorSerializer, GameField
 
 ERROR_DESCRIPTIONS = {
     400: gettext_lazy(
@@ -49,6 +50,68 @@ ERROR_DESCRIPTIONS = {
 }
 
 
+class ErrorItemSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    field = serializers.CharField(help_text=gettext_lazy("path into the request, e.g. `record.tricks[3]`"))
+    path = serializers.CharField(
+        required=False, help_text=gettext_lazy("rule errors: the engine's path (spec 1.5)")
+    )
+
+
+class HandSummarySerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    version = serializers.IntegerField()
+    status = serializers.CharField()
+    declared = serializers.JSONField(allow_null=True)
+    computed = serializers.JSONField(allow_null=True)
+    recorded_by = serializers.CharField(allow_null=True)
+    recorded_at = serializers.DateTimeField()
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The one body of every 4xx answer. ``code`` is stable and machine-readable."""
+
+    code = serializers.CharField(
+        help_text=gettext_lazy("machine code, e.g. `score_mismatch`, `version_conflict`")
+    )
+    message = serializers.CharField(help_text=gettext_lazy("for people"))
+    field = serializers.CharField(
+        allow_blank=True, help_text=gettext_lazy("path into the request; empty if none")
+    )
+    errors = ErrorItemSerializer(
+        many=True, required=False, help_text=gettext_lazy("every problem (validation errors, rule errors)")
+    )
+    mismatches = MismatchSerializer(
+        many=True,
+        required=False,
+        help_text=gettext_lazy("rule rejections: each seat's declared vs computed and why"),
+    )
+    evaluation = EvaluationSerializer(
+        required=False, help_text=gettext_lazy("rule rejections: the engine's full result")
+    )
+    problems = ProblemSerializer(
+        many=True, required=False, help_text=gettext_lazy("options_invalid: the engine's problems")
+    )
+    current_version = serializers.IntegerField(
+        required=False,
+        help_text=gettext_lazy(
+            "409: the match's version (version_conflict), the hand's (hand_version_conflict)"
+        ),
+    )
+    retry_after = serializers.IntegerField(
+        required=False, help_text=gettext_lazy("429: seconds to wait (also the Retry-After header)")
+    )
+    hand_count = serializers.IntegerField(required=False, help_text=gettext_lazy("409 version_conflict"))
+    status = serializers.CharField(
+        required=False, help_text=gettext_lazy("409 version_conflict: the match's status")
+    )
+    last_hand = HandSummarySerializer(
+        required=False, allow_null=True, help_text=gettext_lazy("409 version_conflict: the current last hand")
+    )
+    result = serializers.JSONField(required=False, allow_null=True, help_text=gettext_lazy("409 match_over"))
+
+
 def errors(*codes: int) -> dict[int, OpenApiResponse]:
     return {code: OpenApiResponse(ErrorSerializer, description=ERROR_DESCRIPTIONS[code]) for code in codes}
 
@@ -63,7 +126,7 @@ WRITE_ERRORS = (400, 401, 403, 422)
 NOT_BLANK_PATTERN = (
     "[^\\t\\n\\x0b\\x0c\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
 )
-#: What ``scorekeeper.idempotency.decorators`` takes: 1 to 255 printable ASCII characters, the
+#: What ``api.idempotency`` takes: 1 to 255 printable ASCII characters, the
 #: first and last not a space, within HTTP's optional whitespace (trimmed).
 IDEMPOTENCY_KEY_PATTERN = rf"^[ \t]*[!-~](?:[ -~]{{0,{IDEMPOTENCY_KEY_MAX - 2}}}[!-~])?[ \t]*$"
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -79,7 +142,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 IF_MATCH = OpenApiParameter(
     "If-Match",
-    # What api.views._if_match_version reads: one ETag of up to ten digits, weak or not, or
+    # What api.matches._if_match_version reads: one ETag of up to ten digits, weak or not, or
     # the bare number, within HTTP's optional whitespace.
     type={"type": "string", "pattern": r'^[ \t]*(?:(?:W/)?"[0-9]{1,10}"|[0-9]{1,10})[ \t]*$'},
     location=OpenApiParameter.HEADER,
@@ -118,7 +181,7 @@ def _named(registry, name: str, schema: dict) -> dict:
 class GameFieldExtension(OpenApiSerializerFieldExtension):
     """``GameField``: the ``GameEnum`` component, read from the registry as the schema is made."""
 
-    target_class = "api.serializers.GameField"
+    target_class = "api.bodies.GameField"
 
     def get_name(self):
         return GAME_ENUM
@@ -130,7 +193,7 @@ class GameFieldExtension(OpenApiSerializerFieldExtension):
 class PlayerIdsFieldExtension(OpenApiSerializerFieldExtension):
     """``PlayerIdsField``: each id once, and no fewer than the smallest table of any game."""
 
-    target_class = "api.serializers.PlayerIdsField"
+    target_class = "api.bodies.PlayerIdsField"
 
     def map_serializer_field(self, auto_schema, direction):
         schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)

@@ -4,41 +4,67 @@ from csp.decorators import csp_update
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import exceptions, views
+from . import auth, exceptions, exchange, games, hands, matches, people, players, ratings, root
 
 v1 = [
-    path("", views.ApiRoot.as_view(), name="root"),
-    path("auth/token", views.TokenCreate.as_view(), name="token"),
-    path("auth/logout", views.TokenLogout.as_view(), name="logout"),
-    path("games", views.GameList.as_view(), name="game-list"),
-    path("games/<str:game>", views.GameDetail.as_view(), name="game-detail"),
-    path("rules/<str:game>/score", views.RulesScore.as_view(), name="rules-score"),
-    path("players", views.PlayerList.as_view(), name="player-list"),
-    path("players/<int:pk>", views.PlayerDetail.as_view(), name="player-detail"),
-    path("players/claim", views.PlayerClaim.as_view(), name="player-claim"),
-    path("matches", views.MatchList.as_view(), name="match-list"),
-    path("matches/<int:pk>", views.MatchDetail.as_view(), name="match-detail"),
-    path("matches/<int:pk>/scorers", views.MatchScorers.as_view(), name="match-scorers"),
-    path("matches/<int:pk>/void", views.MatchVoid.as_view(), name="match-void"),
-    path("matches/<int:pk>/reopen", views.MatchReopen.as_view(), name="match-reopen"),
-    path("matches/<int:pk>/hands", views.HandList.as_view(), name="hand-list"),
-    path("matches/<int:pk>/hands/<int:number>", views.HandDetail.as_view(), name="hand-detail"),
-    path("matches/<int:pk>/hands/<int:number>/history", views.HandHistory.as_view(), name="hand-history"),
+    path("", root.ApiRoot.as_view(), name="root"),
+    path("auth/token", auth.TokenCreate.as_view(), name="token"),
+    path("auth/logout", auth.TokenLogout.as_view(), name="logout"),
+    path("games", games.GameList.as_view(), name="game-list"),
+    path("games/<str:game>", games.GameDetail.as_view(), name="game-detail"),
+    path("rules/<str:game>/score", games.RulesScore.as_view(), name="rules-score"),
+    path("players", players.PlayerList.as_view(), name="player-list"),
+    path("players/<int:pk>", players.PlayerDetail.as_view(), name="player-detail"),
+    path("players/claim", players.PlayerClaim.as_view(), name="player-claim"),
+    path("matches", matches.MatchList.as_view(), name="match-list"),
+    path("matches/<int:pk>", matches.MatchDetail.as_view(), name="match-detail"),
+    path("matches/<int:pk>/scorers", matches.MatchScorers.as_view(), name="match-scorers"),
+    path("matches/<int:pk>/void", matches.MatchVoid.as_view(), name="match-void"),
+    path("matches/<int:pk>/reopen", matches.MatchReopen.as_view(), name="match-reopen"),
+    path("matches/<int:pk>/hands", hands.HandList.as_view(), name="hand-list"),
+    path("matches/<int:pk>/hands/<int:number>", hands.HandDetail.as_view(), name="hand-detail"),
+    path("matches/<int:pk>/hands/<int:number>/history", hands.HandHistory.as_view(), name="hand-history"),
     path(
         "matches/<int:pk>/hands/<int:number>/corrections",
-        views.HandCorrections.as_view(),
+        hands.HandCorrections.as_view(),
         name="hand-corrections",
     ),
-    path("matches/<int:pk>/hands/<int:number>/confirm", views.HandConfirm.as_view(), name="hand-confirm"),
-    path("matches/<int:pk>/hands/<int:number>/dispute", views.HandDispute.as_view(), name="hand-dispute"),
+    path("matches/<int:pk>/hands/<int:number>/confirm", hands.HandConfirm.as_view(), name="hand-confirm"),
+    path("matches/<int:pk>/hands/<int:number>/dispute", hands.HandDispute.as_view(), name="hand-dispute"),
     path(
         "matches/<int:pk>/players/<int:player>/claim-code",
-        views.PlayerClaimCodeCreate.as_view(),
+        players.PlayerClaimCodeCreate.as_view(),
         name="player-claim-code",
     ),
-    path("", include("api.urls_exchange")),  # export and import (api/exchange.py)
-    path("", include("api.urls_ratings")),  # leaderboards, ratings, predictions (api/ratings.py)
-    path("", include("api.urls_people")),  # head-to-head, player merge (api/people.py)
+    # export and import (api/exchange.py)
+    path("matches/import", exchange.MatchImport.as_view(), name="match-import"),
+    path("matches/<int:pk>/export", exchange.MatchExport.as_view(), name="match-export"),
+    re_path(
+        r"^matches/(?P<pk>[0-9]+)/export\.(?P<format>json|csv)$",
+        exchange.MatchExport.as_view(),
+        name="match-export-as",
+    ),
+    # leaderboards, ratings, predictions (api/ratings.py)
+    path("leaderboards/<str:game>", ratings.Leaderboard.as_view(), name="leaderboard"),
+    path("leaderboards/<str:game>/season", ratings.SeasonLeaderboard.as_view(), name="leaderboard-season"),
+    path("players/<int:pk>/ratings", ratings.PlayerRatings.as_view(), name="player-ratings"),
+    path(
+        "players/<int:pk>/ratings/<str:game>/history",
+        ratings.PlayerRatingHistory.as_view(),
+        name="player-rating-history",
+    ),
+    path("predict", ratings.Predict.as_view(), name="predict"),
+    path("ratings/recompute", ratings.RecomputeList.as_view(), name="rating-recompute-list"),
+    path("ratings/recompute/<int:pk>", ratings.RecomputeDetail.as_view(), name="rating-recompute-detail"),
+    # head-to-head, player merge (api/people.py)
+    path("players/<int:pk>/merge", people.PlayerMerge.as_view(), name="player-merge"),
+    path("players/<int:pk>/opponents", people.Opponents.as_view(), name="player-opponents"),
+    path("players/<int:pk>/vs/<int:other>", people.HeadToHead.as_view(), name="player-head-to-head"),
+    path(
+        "players/<int:pk>/vs/<int:other>/matches",
+        people.HeadToHeadMatches.as_view(),
+        name="player-head-to-head-matches",
+    ),
 ]
 
 urlpatterns = [

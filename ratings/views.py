@@ -16,7 +16,7 @@ from django.utils.translation import gettext, ngettext
 
 from scorekeeper.matches import selectors as match_selectors
 from scorekeeper.matches.models import Player, Seat
-from scorekeeper.matches.views_club import MATCHES_PER_PAGE
+from scorekeeper.matches.views.club import MATCHES_PER_PAGE
 from scorekeeper.rules import RULESETS
 
 from . import display

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from scorekeeper.matches import selectors as match_selectors
 from scorekeeper.matches.models import Player
-from scorekeeper.matches.views_club import MATCHES_PER_PAGE
+from scorekeeper.matches.views.club import MATCHES_PER_PAGE
 from scorekeeper.rules import RULESETS
 
 from .reads import head_to_head

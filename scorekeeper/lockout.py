@@ -1,6 +1,6 @@
 """What a locked-out sign-in gets (django-axes' ``AXES_LOCKOUT_CALLABLE``): a readable page on
 the sign-in forms, 429 with ``Retry-After``; the API's token endpoint answers in its own error
-shape instead (api/views.py)."""
+shape instead (api/auth.py)."""
 
 from __future__ import annotations
 

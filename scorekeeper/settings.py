@@ -98,7 +98,7 @@ CONTENT_SECURITY_POLICY = {
         "script-src": ["'self'"],
         "style-src": ["'self'"],
         "img-src": ["'self'"],
-        # The offline service worker (/sw.js, views_offline.py), this site's only.
+        # The offline service worker (/sw.js, matches/views/offline.py), this site's only.
         "worker-src": ["'self'"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
@@ -293,6 +293,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# The site's own files (static/scorekeeper/: its style, its script, the manifest, the icons),
+# beside the apps' own static folders.
+STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Hashed, compressed files in production (needs `manage.py collectstatic`); plain files in debug.
@@ -405,8 +408,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "scorekeeper.matches.models.Match.Status",
         "HandStatusEnum": "scorekeeper.matches.models.Hand.Status",
-        "OptionTypeEnum": "api.serializers.OPTION_TYPES",
-        "OptionEffectEnum": "api.serializers.OPTION_EFFECTS",
+        "OptionTypeEnum": "api.games.OPTION_TYPES",
+        "OptionEffectEnum": "api.games.OPTION_EFFECTS",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -1,8 +1,9 @@
 """HTTP idempotency: a POST sent with an ``Idempotency-Key`` is carried out at most once.
 
-``decorators.idempotent`` wraps a DRF view's ``post``; ``services`` claims the key in the
-transaction of the write and stores the outcome a retry gets back; ``tasks`` sweeps the
-expired keys hourly. The app builds on DRF and on the matches' domain errors (it raises
-them, and its own ``IdempotencyKeyReused`` is one), so that the API's one exception handler
-answers for it; it imports nothing of ``api``.
+``keys`` says what a key is (the header's name, its format); ``services`` claims the key in
+the transaction of the write and stores the outcome a retry gets back; ``tasks`` sweeps the
+expired keys hourly. The HTTP side, the decorator that wraps a DRF view's ``post``, is the
+API's (``api/idempotency.py``), and the offline pages use the services alike. The app raises
+domain errors (its own ``IdempotencyKeyReused`` is one), so that the API's one exception
+handler answers for it; it imports nothing of ``api`` and nothing of DRF.
 """

@@ -13,7 +13,7 @@ from django.utils.translation import ngettext
 from scorekeeper.admin_base import ReadOnlyAdmin
 from scorekeeper.outbox.services import outbox_enqueue
 
-from . import confirmations, errors, services, terms
+from . import errors, player_accounts, services, terms
 from .models import AuditEntry, Hand, HandConfirmation, Match, Player, PlayerClaimCode, Seat
 from .tasks import match_recompute
 
@@ -94,7 +94,7 @@ class PlayerAdmin(admin.ModelAdmin):
             super().save_model(request, obj, form, change)
             if change and "user" in form.changed_data:
                 before = form.initial.get("user")
-                confirmations.player_link_audit(player=obj, before=before, by=request.user)
+                player_accounts.player_link_audit(player=obj, before=before, by=request.user)
 
     @admin.action(description=_("Merge the selected duplicates into another player"))
     def merge(self, request, queryset):

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from api import views
+from api import matches
 from api.exceptions import DATABASE_RETRY_AFTER
 from scorekeeper.idempotency.models import IdempotencyKey
 from scorekeeper.matches.models import AuditEntry, Hand, Match
@@ -70,7 +70,7 @@ def test_an_operational_error_in_an_api_view_is_a_503_in_the_error_shape(user, t
     def broken(self, request, *args, **kwargs):
         raise OperationalError(LOST)
 
-    monkeypatch.setattr(views.MatchDetail, "get", broken)
+    monkeypatch.setattr(matches.MatchDetail, "get", broken)
 
     body = assert_unavailable(api_client(user).get(f"/api/v1/matches/{tally_match.pk}"))
     assert body["message"] == "the database is unavailable; try again in a few seconds"
@@ -141,7 +141,7 @@ def test_a_genuine_bug_is_still_a_500(user, tally_match, monkeypatch):
     def broken(self, request, *args, **kwargs):
         raise ValueError("a bug")
 
-    monkeypatch.setattr(views.MatchDetail, "get", broken)
+    monkeypatch.setattr(matches.MatchDetail, "get", broken)
 
     assert_error(api_client(user).get(f"/api/v1/matches/{tally_match.pk}"), 500, "server_error")
 

@@ -6,6 +6,8 @@ imported), one case per package, so that a failure names the offending modules a
   ``ratings`` or ``api``;
 - no module under ``ratings/`` imports ``api``;
 - the small apps beneath the matches (idempotency, outbox) do not import ``scorekeeper.matches``;
+- beneath the API nothing imports its framework (DRF, drf-spectacular, knox): an HTTP concern,
+  such as the ``Idempotency-Key`` decorator, lives in ``api``;
 - no string literal in an app's code names another app's table (``Model._meta.db_table`` and
   the fields' ``.column`` do);
 - no import circle among the project's modules (every production package, the dev-only app
@@ -58,6 +60,11 @@ IMPORT_RULES = [(package, ("ratings", "api", "scorekeeper.backup")) for package 
     (ROOT / "api", ("scorekeeper.backup",)),
 ]
 
+#: The API's framework: HTTP requests and answers, their schema, the API's tokens.
+API_FRAMEWORK = ("rest_framework", "drf_spectacular", "knox")
+#: The packages beneath the API, which speak no HTTP of the API's kind.
+BELOW_THE_API = [*below_ratings(), ROOT / "ratings"]
+
 #: The apps whose code must not name another app's table.
 APP_PACKAGES = [*below_ratings(), ROOT / "ratings", ROOT / "api", BACKUP]
 
@@ -92,13 +99,26 @@ def report(title: str, offending: list[str]) -> str:
     ("package", "forbidden"), IMPORT_RULES, ids=[dotted(package) for package, _ in IMPORT_RULES]
 )
 def test_a_layer_imports_nothing_of_the_layers_above_it(package, forbidden):
-    offending = [
+    offending = imports_of(package, forbidden)
+    assert not offending, report(f"{dotted(package)} must not import {' or '.join(forbidden)}:", offending)
+
+
+@pytest.mark.parametrize("package", BELOW_THE_API, ids=[dotted(package) for package in BELOW_THE_API])
+def test_beneath_the_api_nothing_imports_its_framework(package):
+    offending = imports_of(package, API_FRAMEWORK)
+    assert not offending, report(
+        f"{dotted(package)} must leave {', '.join(API_FRAMEWORK)} to api:", offending
+    )
+
+
+def imports_of(package: Path, forbidden: tuple[str, ...]) -> list[str]:
+    """Where the package's modules import one of ``forbidden`` (or a module of it)."""
+    return [
         f"{path.relative_to(ROOT)}:{line} imports {name}"
         for path in modules(package)
         for line, name in sorted(imports(parse(path)))
         if any(name == banned or name.startswith(f"{banned}.") for banned in forbidden)
     ]
-    assert not offending, report(f"{dotted(package)} must not import {' or '.join(forbidden)}:", offending)
 
 
 def table_owners() -> dict[str, str]:

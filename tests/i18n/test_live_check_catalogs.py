@@ -1,4 +1,4 @@
-"""The live check's own messages (scorekeeper/matches/views_live.py) are in the site's catalog
+"""The live check's own messages (scorekeeper/matches/views/live.py) are in the site's catalog
 of every language (locale/, where makemessages puts them), translated and compiled.
 
 The matches app has no catalog of its own: with one, makemessages would route every string
@@ -21,7 +21,7 @@ LANGUAGES = [code for code, _ in settings.LANGUAGES if code != settings.LANGUAGE
 
 
 def messages_in_the_code() -> set[str]:
-    return set(re.findall(r'\b_\("((?:[^"\\]|\\.)*)"\)', (APP / "views_live.py").read_text()))
+    return set(re.findall(r'\b_\("((?:[^"\\]|\\.)*)"\)', (APP / "views" / "live.py").read_text()))
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

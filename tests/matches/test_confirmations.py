@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from scorekeeper.matches import confirmations, errors, selectors, signals
+from scorekeeper.matches import confirmations, errors, player_accounts, selectors, signals
 from scorekeeper.matches.models import AuditEntry, HandConfirmation, Match, PlayerClaimCode
 from scorekeeper.matches.services import hand_correct, hand_record, match_create, match_void
 from tests.fakes import hand
@@ -23,8 +23,8 @@ def table(tally, django_user_model, make_players):
     ada_user = django_user_model.objects.create_user("ada")
     bea_user = django_user_model.objects.create_user("bea")
     ada, bea, cid = make_players("Ada", "Bea", "Cid")
-    confirmations.player_link(player=ada, user=ada_user, by=None)
-    confirmations.player_link(player=bea, user=bea_user, by=None)
+    player_accounts.player_link(player=ada, user=ada_user, by=None)
+    player_accounts.player_link(player=bea, user=bea_user, by=None)
     match = match_create(game="tally", players=[ada, bea], by=ada_user)
     return {"ada": ada, "bea": bea, "cid": cid, "ada_user": ada_user, "bea_user": bea_user, "match": match}
 
@@ -97,7 +97,7 @@ def test_a_hand_bea_recorded_is_answered_by_ada(table):
 def test_a_user_who_plays_no_seat_of_the_match_may_not_answer(table, django_user_model):
     record(table)
     stranger = django_user_model.objects.create_user("eve")
-    confirmations.player_link(player=table["cid"], user=stranger, by=None)
+    player_accounts.player_link(player=table["cid"], user=stranger, by=None)
 
     with pytest.raises(errors.NotAllowed) as own:
         confirmations.hand_confirm(match=table["match"], number=1, by=stranger)
@@ -137,7 +137,7 @@ def test_partners_are_one_side(tally, django_user_model, make_players):
     users = [django_user_model.objects.create_user(name) for name in ("u0", "u1", "u2", "u3")]
     seated = make_players("P0", "P1", "P2", "P3")
     for player, account in zip(seated, users, strict=True):
-        confirmations.player_link(player=player, user=account, by=None)
+        player_accounts.player_link(player=player, user=account, by=None)
     # The tally game with fixed partnerships, as piquet-voleur has: seats 0+2 against 1+3.
     Voleur = type("TallyTeams", (Tally,), {"partnerships": (0, 1, 0, 1), "seat_counts": (4,)})
     from scorekeeper.rules import RULESETS
@@ -308,13 +308,13 @@ def unlinked(tally, django_user_model, make_players):
 
 
 def test_a_scorer_gives_a_code_that_links_the_player_once(unlinked):
-    row = confirmations.player_claim_code_create(
+    row = player_accounts.player_claim_code_create(
         match=unlinked["match"], player=unlinked["bea"], by=unlinked["scorer"]
     )
 
     assert len(row.code) == 9 and row.code[4] == "-"
     assert row.code.replace("-", "") not in row.digest and len(row.digest) == 64  # only a digest kept
-    player = confirmations.player_claim(code=row.code.lower().replace("-", " "), by=unlinked["bea_user"])
+    player = player_accounts.player_claim(code=row.code.lower().replace("-", " "), by=unlinked["bea_user"])
 
     assert player == unlinked["bea"] and player.user == unlinked["bea_user"]
     stored = PlayerClaimCode.objects.get()
@@ -328,29 +328,29 @@ def test_a_scorer_gives_a_code_that_links_the_player_once(unlinked):
 
 def test_a_code_read_with_o_for_zero_and_l_for_one_still_works(unlinked, monkeypatch):
     monkeypatch.setattr(
-        confirmations.secrets, "choice", lambda alphabet: "0" if alphabet.startswith("0") else "1"
+        player_accounts.secrets, "choice", lambda alphabet: "0" if alphabet.startswith("0") else "1"
     )
-    row = confirmations.player_claim_code_create(
+    row = player_accounts.player_claim_code_create(
         match=unlinked["match"], player=unlinked["bea"], by=unlinked["scorer"]
     )
     assert row.code == "0000-0000"
 
-    assert confirmations.player_claim(code="oOoo-OOOo", by=unlinked["bea_user"]) == unlinked["bea"]
+    assert player_accounts.player_claim(code="oOoo-OOOo", by=unlinked["bea_user"]) == unlinked["bea"]
 
 
 def test_only_a_scorer_gives_codes_and_only_for_a_seated_player_without_an_account(unlinked, make_players):
     with pytest.raises(errors.NotAllowed):
-        confirmations.player_claim_code_create(
+        player_accounts.player_claim_code_create(
             match=unlinked["match"], player=unlinked["bea"], by=unlinked["bea_user"]
         )
     (outsider,) = make_players("Cid")
     with pytest.raises(errors.NotFound) as not_seated:
-        confirmations.player_claim_code_create(
+        player_accounts.player_claim_code_create(
             match=unlinked["match"], player=outsider, by=unlinked["scorer"]
         )
-    confirmations.player_link(player=unlinked["bea"], user=unlinked["bea_user"], by=None)
+    player_accounts.player_link(player=unlinked["bea"], user=unlinked["bea_user"], by=None)
     with pytest.raises(errors.AlreadyLinked) as linked:
-        confirmations.player_claim_code_create(
+        player_accounts.player_claim_code_create(
             match=unlinked["match"], player=unlinked["bea"], by=unlinked["scorer"]
         )
 
@@ -358,19 +358,19 @@ def test_only_a_scorer_gives_codes_and_only_for_a_seated_player_without_an_accou
 
 
 def test_wrong_expired_and_used_codes_are_refused_each_with_its_code(unlinked, django_user_model):
-    give = confirmations.player_claim_code_create
+    give = player_accounts.player_claim_code_create
     with pytest.raises(errors.ClaimCodeInvalid) as wrong:
-        confirmations.player_claim(code="ZZZZ-ZZZZ", by=unlinked["bea_user"])
+        player_accounts.player_claim(code="ZZZZ-ZZZZ", by=unlinked["bea_user"])
     with pytest.raises(errors.ClaimCodeInvalid) as malformed:
-        confirmations.player_claim(code="abc", by=unlinked["bea_user"])
+        player_accounts.player_claim(code="abc", by=unlinked["bea_user"])
     old = give(match=unlinked["match"], player=unlinked["bea"], by=unlinked["scorer"])
     PlayerClaimCode.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
     with pytest.raises(errors.ClaimCodeInvalid) as expired:
-        confirmations.player_claim(code=old.code, by=unlinked["bea_user"])
+        player_accounts.player_claim(code=old.code, by=unlinked["bea_user"])
     fresh = give(match=unlinked["match"], player=unlinked["bea"], by=unlinked["scorer"])
-    confirmations.player_claim(code=fresh.code, by=unlinked["bea_user"])
+    player_accounts.player_claim(code=fresh.code, by=unlinked["bea_user"])
     with pytest.raises(errors.ClaimCodeUsed) as used:
-        confirmations.player_claim(code=fresh.code, by=django_user_model.objects.create_user("cid"))
+        player_accounts.player_claim(code=fresh.code, by=django_user_model.objects.create_user("cid"))
 
     codes = [e.value.code for e in (wrong, malformed, expired, used)]
     assert codes == ["claim_code_invalid", "claim_code_invalid", "claim_code_expired", "claim_code_used"]
@@ -379,22 +379,22 @@ def test_wrong_expired_and_used_codes_are_refused_each_with_its_code(unlinked, d
 def test_a_player_already_linked_and_a_user_already_linked_are_refused(
     unlinked, make_players, django_user_model
 ):
-    first = confirmations.player_claim_code_create(
+    first = player_accounts.player_claim_code_create(
         match=unlinked["match"], player=unlinked["bea"], by=unlinked["scorer"]
     )
-    second = confirmations.player_claim_code_create(
+    second = player_accounts.player_claim_code_create(
         match=unlinked["match"], player=unlinked["bea"], by=unlinked["scorer"]
     )
-    confirmations.player_claim(code=first.code, by=unlinked["bea_user"])
+    player_accounts.player_claim(code=first.code, by=unlinked["bea_user"])
     with pytest.raises(errors.AlreadyLinked) as player_linked:
-        confirmations.player_claim(code=second.code, by=django_user_model.objects.create_user("cid"))
+        player_accounts.player_claim(code=second.code, by=django_user_model.objects.create_user("cid"))
 
     ada = unlinked["match"].seats.get(position=0).player
-    for_ada = confirmations.player_claim_code_create(
+    for_ada = player_accounts.player_claim_code_create(
         match=unlinked["match"], player=ada, by=unlinked["scorer"]
     )
     with pytest.raises(errors.AlreadyLinked) as user_linked:
-        confirmations.player_claim(code=for_ada.code, by=unlinked["bea_user"])
+        player_accounts.player_claim(code=for_ada.code, by=unlinked["bea_user"])
 
     assert (player_linked.value.code, user_linked.value.code) == (
         "player_already_linked",
@@ -405,15 +405,15 @@ def test_a_player_already_linked_and_a_user_already_linked_are_refused(
 
 def test_claiming_is_throttled_after_too_many_wrong_codes(unlinked, settings):
     settings.PLAYER_CLAIM_ATTEMPTS = 3
-    row = confirmations.player_claim_code_create(
+    row = player_accounts.player_claim_code_create(
         match=unlinked["match"], player=unlinked["bea"], by=unlinked["scorer"]
     )
     for _ in range(3):
         with pytest.raises(errors.ClaimCodeInvalid):
-            confirmations.player_claim(code="ZZZZ-ZZZZ", by=unlinked["bea_user"])
+            player_accounts.player_claim(code="ZZZZ-ZZZZ", by=unlinked["bea_user"])
 
     with pytest.raises(errors.TooManyAttempts) as throttled:  # even the right code, for a while
-        confirmations.player_claim(code=row.code, by=unlinked["bea_user"])
+        player_accounts.player_claim(code=row.code, by=unlinked["bea_user"])
 
     assert throttled.value.extra["retry_after"] == settings.PLAYER_CLAIM_WINDOW_SECONDS
     assert unlinked["bea"].__class__.objects.get(pk=unlinked["bea"].pk).user is None
@@ -422,8 +422,8 @@ def test_claiming_is_throttled_after_too_many_wrong_codes(unlinked, settings):
 def test_staff_link_and_unlink_a_player_with_an_audit_entry(unlinked, django_user_model):
     staff = django_user_model.objects.create_user("staff", is_staff=True)
 
-    confirmations.player_link(player=unlinked["bea"], user=unlinked["bea_user"], by=staff)
-    confirmations.player_link(player=unlinked["bea"], user=None, by=staff)
+    player_accounts.player_link(player=unlinked["bea"], user=unlinked["bea_user"], by=staff)
+    player_accounts.player_link(player=unlinked["bea"], user=None, by=staff)
 
     payloads = [
         e.payload for e in AuditEntry.objects.filter(action=AuditEntry.Action.PLAYER_LINK).order_by("id")

@@ -6,7 +6,7 @@ import threading
 import pytest
 from django.db import connection
 
-from scorekeeper.matches import confirmations, errors
+from scorekeeper.matches import confirmations, errors, player_accounts
 from scorekeeper.matches.models import HandConfirmation, Match
 from scorekeeper.matches.services import hand_correct, hand_record
 from tests.conftest import require_services
@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 def answered(tally_match, user, django_user_model):
     require_services(redis=False, why="concurrent transactions")
     bea = django_user_model.objects.create_user("bea")
-    confirmations.player_link(player=tally_match.seats.get(position=1).player, user=bea, by=None)
+    player_accounts.player_link(player=tally_match.seats.get(position=1).player, user=bea, by=None)
     hand_record(match=tally_match, record=hand([3, 1]), by=user)
     return bea
 

@@ -12,7 +12,7 @@ from django.template.loader import get_template
 from django.utils import translation
 
 from scorekeeper.matches.services import hand_record, match_create
-from scorekeeper.matches.views import _outcome
+from scorekeeper.matches.views.matches import _outcome
 from tests.pages.test_live_check import RECORD_1
 
 pytestmark = pytest.mark.django_db

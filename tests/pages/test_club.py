@@ -20,7 +20,7 @@ from scorekeeper.matches.models import Match
 from scorekeeper.matches.services import hand_record, match_create, match_reopen, match_void
 from tests.fakes import hand
 
-STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "matches" / "static" / "scorekeeper"
+STATIC = Path(__file__).resolve().parents[2] / "static" / "scorekeeper"
 
 pytestmark = pytest.mark.django_db
 
@@ -150,9 +150,9 @@ def test_a_bad_filter_does_not_drop_the_good_ones(client, play):
 
 
 def test_the_match_list_is_paged_and_the_pages_keep_the_filters(client, play, monkeypatch):
-    from scorekeeper.matches import views_club
+    from scorekeeper.matches.views import club
 
-    monkeypatch.setattr(views_club, "MATCHES_PER_PAGE", 2)
+    monkeypatch.setattr(club, "MATCHES_PER_PAGE", 2)
     for i in range(5):
         play([0, 1], title=f"m{i}")
 

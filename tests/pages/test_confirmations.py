@@ -1,5 +1,5 @@
 """The pages of the other side's answers and of the player ↔ account link: a hand's page, a
-match's page, the code page and **Link my player** (scorekeeper/matches/views_confirm.py)."""
+match's page, the code page and **Link my player** (scorekeeper/matches/views/confirm.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scorekeeper.matches import confirmations
+from scorekeeper.matches import player_accounts
 from scorekeeper.matches.models import AuditEntry, HandConfirmation, Player
 from scorekeeper.matches.services import hand_correct, hand_record, match_void
 from tests.fakes import hand
@@ -22,8 +22,8 @@ def table(tally_match, user, django_user_model):
     """ann (Ada, the scorer) records hand 1 against Bea (account ``bea``)."""
     ada, bea = (seat.player for seat in tally_match.seats.order_by("position"))
     bea_user = django_user_model.objects.create_user("bea")
-    confirmations.player_link(player=ada, user=user, by=None)
-    confirmations.player_link(player=bea, user=bea_user, by=None)
+    player_accounts.player_link(player=ada, user=user, by=None)
+    player_accounts.player_link(player=bea, user=bea_user, by=None)
     hand_record(match=tally_match, record=hand([3, 1]), by=user)
     bea_client = Client()
     bea_client.force_login(bea_user)

@@ -8,7 +8,7 @@ import pytest
 
 from ratings import services as ratings
 from ratings.models import RatingEvent, RatingHistory, RatingPool
-from scorekeeper.matches import confirmations
+from scorekeeper.matches import confirmations, player_accounts
 from scorekeeper.matches.services import hand_correct
 from tests.fakes import hand
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def bea(players, django_user_model):
     """The account of Bea (players[1]), Ada's opponent: she answers the hands ann records."""
     account = django_user_model.objects.create_user("bea")
-    confirmations.player_link(player=players[1], user=account, by=None)
+    player_accounts.player_link(player=players[1], user=account, by=None)
     return account
 
 

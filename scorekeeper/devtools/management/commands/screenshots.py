@@ -29,8 +29,9 @@ from ratings.services import rating_events_process_all
 from scorekeeper.devtools import DEMO_DATA
 from scorekeeper.devtools.browser import chromium_missing, launch, phone_context
 from scorekeeper.matches import services
-from scorekeeper.matches.confirmations import hand_confirm, player_link
+from scorekeeper.matches.confirmations import hand_confirm
 from scorekeeper.matches.models import Match
+from scorekeeper.matches.player_accounts import player_link
 
 OUT = Path(settings.BASE_DIR) / "docs" / "screenshots"
 PORTS = range(8600, 8700)

@@ -37,12 +37,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from scorekeeper.idempotency.decorators import HEADER, KEY
 from scorekeeper.idempotency.errors import IdempotencyKeyReused
+from scorekeeper.idempotency.keys import HEADER, KEY
 from scorekeeper.idempotency.services import idempotency_claim, idempotency_store
 
-from . import selectors
-from .views import _blocked, _posted_hand_form, _submit, scorer_required
+from .. import selectors
+from .matches import _blocked, _posted_hand_form, _submit, scorer_required
 
 #: The app shell the worker keeps from its install on (pages are kept as they are visited).
 SHELL = (

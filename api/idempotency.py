@@ -22,7 +22,6 @@ import functools
 import hashlib
 import hmac
 import json
-import re
 from typing import Any
 
 from django.conf import settings
@@ -32,12 +31,9 @@ from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
 from scorekeeper import errors
+from scorekeeper.idempotency import services
+from scorekeeper.idempotency.keys import HEADER, KEY, MAX_LENGTH
 
-from . import services
-
-HEADER = "Idempotency-Key"
-MAX_LENGTH = 255
-KEY = re.compile(rf"[\x20-\x7e]{{1,{MAX_LENGTH}}}")
 #: Response headers a replay repeats.
 REPLAYED_HEADERS = ("ETag", "Location")
 

@@ -30,11 +30,11 @@ from django.views.decorators.http import require_POST
 
 from scorekeeper.rules import RULESETS, UnknownGame, find_ruleset
 
-from . import errors, i18n, selectors, services
-from .forms import HAND_FORMS, MatchCreateForm, ReasonForm, ScorerAddForm, hand_form_class
-from .models import AuditEntry, Match
-from .results import result_summary
-from .terms import PRESET_LABELS, PRESET_NAMES, breakdown_item, describe_game, option_rows
+from .. import errors, i18n, selectors, services
+from ..forms import HAND_FORMS, MatchCreateForm, ReasonForm, ScorerAddForm, hand_form_class
+from ..models import AuditEntry, Match
+from ..results import result_summary
+from ..terms import PRESET_LABELS, PRESET_NAMES, breakdown_item, describe_game, option_rows
 
 
 # -- reading ---------------------------------------------------------------------------------

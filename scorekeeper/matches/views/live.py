@@ -32,8 +32,8 @@ from django.views.decorators.http import require_POST
 
 from scorekeeper.rules import find_ruleset
 
-from . import selectors, services
-from .views import _at, _blocked, _outcome, _posted_hand_form
+from .. import selectors, services
+from .matches import _at, _blocked, _outcome, _posted_hand_form
 
 
 @require_POST

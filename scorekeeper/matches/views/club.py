@@ -8,8 +8,8 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.shortcuts import render
 
-from . import selectors
-from .forms.filters import MatchFilterForm
+from .. import selectors
+from ..forms.filters import MatchFilterForm
 
 MATCHES_PER_PAGE = 25
 

@@ -1,5 +1,5 @@
 """The pages of the other side's answers and of the player ↔ account link (the rules:
-scorekeeper/matches/confirmations.py; docs/pages.md, "Confirmation by the other side").
+scorekeeper/matches/confirmations.py and player_accounts.py; docs/pages.md, "Confirmation by the other side").
 
 Plain forms that work without JavaScript: a hand's page and a match's page post here (their
 buttons come from the ``confirmations`` template tags), and each answer comes back to the page it
@@ -17,10 +17,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from . import confirmations, errors
-from .forms import PlayerClaimForm
-from .models import Match
-from .views import scorer_required
+from .. import confirmations, errors, player_accounts
+from ..forms import PlayerClaimForm
+from ..models import Match
+from .matches import scorer_required
 
 
 def _id(value: str | None) -> int | None:
@@ -78,7 +78,7 @@ def hand_answer(request, pk: int, number: int):
 def player_claim_code(request, match: Match, player: int):
     """A scorer gives a seated player a one-time code to link his account: shown once, here."""
     try:
-        row = confirmations.player_claim_code_create(match=match, player=player, by=request.user)
+        row = player_accounts.player_claim_code_create(match=match, player=player, by=request.user)
     except errors.NotFound:
         raise Http404(f"player {player} does not play in this match") from None
     except errors.DomainError as exc:
@@ -96,7 +96,7 @@ def player_claim(request):
         status = 400
         if form.is_valid():
             try:
-                player = confirmations.player_claim(code=form.cleaned_data["code"], by=request.user)
+                player = player_accounts.player_claim(code=form.cleaned_data["code"], by=request.user)
             except errors.TooManyAttempts as exc:
                 form.add_error("code", exc.message)
                 status = 429
