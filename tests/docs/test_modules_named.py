@@ -2,7 +2,8 @@
 
 The production modules: every ``.py`` under ``scorekeeper/``, ``ratings/`` and ``api/`` (not
 their migrations, not an ``__init__.py`` that is empty or only a docstring), every JavaScript
-file of their static folders (ours: nothing there is vendored), and every ``benchmarks/*.py``.
+file of their static folders and of the site's own ``static/`` (ours: nothing there is
+vendored), and every ``benchmarks/*.py``.
 
 A module is named when one of the pages ``docs/*.md`` writes
 
@@ -30,31 +31,6 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted((ROOT / "docs").glob("*.md"))
 PACKAGES = ("scorekeeper", "ratings", "api")
 
-#: Modules allowed to be unnamed for now: issue 32 moves them while the docs are written
-#: (ratings/ by stage, api/ into one layout, the idempotency decorator to the API). They are
-#: named once the moves have landed, and leave this list then: the test fails on an entry
-#: that no longer exists or that the docs name.
-NOT_YET_NAMED = {
-    # ratings/, restructured by stage
-    "ratings/admin.py",
-    "ratings/backtest/synthetic_db.py",
-    "ratings/charts.py",
-    "ratings/templatetags/boards.py",
-    "ratings/templatetags/head_to_head.py",
-    "ratings/views_people.py",
-    # api/, one layout
-    "api/admin.py",
-    "api/apps.py",
-    "api/pagination.py",
-    "api/people.py",
-    "api/tasks.py",
-    "api/urls_exchange.py",
-    "api/urls_people.py",
-    "api/urls_ratings.py",
-    # the idempotency decorator, to the API
-    "scorekeeper/idempotency/decorators.py",
-}
-
 
 def _is_code(path: Path) -> bool:
     """False for an ``__init__.py`` that holds nothing but perhaps a docstring."""
@@ -76,7 +52,8 @@ def _is_production(path: Path) -> bool:
 
 def production_modules() -> list[Path]:
     found = [path for package in PACKAGES for path in (ROOT / package).rglob("*") if _is_production(path)]
-    return sorted([*found, *(ROOT / "benchmarks").glob("*.py")])
+    site_scripts = (ROOT / "static").rglob("*.js")  # the site's own assets, beside the apps'
+    return sorted([*found, *site_scripts, *(ROOT / "benchmarks").glob("*.py")])
 
 
 def _word(text: str) -> re.Pattern[str]:
@@ -122,16 +99,8 @@ def _docs() -> tuple[str, list[str]]:
 def test_every_production_module_is_named_in_the_docs():
     text, lines = _docs()
     modules = [path.relative_to(ROOT) for path in production_modules()]
-    left = [m for m in modules if m.as_posix() not in NOT_YET_NAMED]
-    unnamed = [m.as_posix() for m in left if not _named(m, text, lines)]
+    unnamed = [m.as_posix() for m in modules if not _named(m, text, lines)]
     assert unnamed == [], f"named nowhere in docs/*.md (this test's docstring says what names one): {unnamed}"
-
-
-def test_the_modules_left_to_name_exist_and_are_still_unnamed():
-    text, lines = _docs()
-    gone = sorted(name for name in NOT_YET_NAMED if not (ROOT / name).is_file())
-    named = sorted(name for name in NOT_YET_NAMED - set(gone) if _named(Path(name), text, lines))
-    assert (gone, named) == ([], []), f"take out of NOT_YET_NAMED: gone {gone}, now named {named}"
 
 
 def test_the_rule_names_what_it_says():
