@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from math import inf
-from typing import Any, TypeGuard, TypeVar
+from typing import Any, TypeAlias, TypeGuard, TypeVar
 
 from .cards import Card
 from .errors import CardInvalid
@@ -67,6 +67,10 @@ _KEY_MESSAGES = {
 }
 
 
+#: Where a container is: the document's own path, or its parent's place and its key there.
+_Where: TypeAlias = "str | tuple[_Where, str | int]"
+
+
 def limit_problems(
     value: Any,
     path: str = "",
@@ -80,53 +84,73 @@ def limit_problems(
     U+0000 or an unpaired surrogate (``string_invalid``), objects and lists nested deeper than
     ``max_depth`` (``too_deep``). At most ``MAX_LIMIT_PROBLEMS``; paths as the engine writes them.
 
-    Every record goes through it before its game reads it, so it is written for speed: one
-    pass without recursion, scalars checked in their container's loop, and a path built only
-    for a container or for what is reported.
+    Every record and every hand's totals go through it, so it is written for speed: one pass
+    without recursion, scalars checked in their container's loop, and a path written out only
+    for what is reported (a container carries its parent's path and its key until then).
     """
     problems: list[Problem] = []
-
-    def bad(item: Any, where: str) -> None:
-        shown = where or term("limit.the_value")
-        if type(item) is int:
-            params = {"path": shown, "minimum": minimum, "maximum": maximum}
-            problems.append(Problem("number_out_of_range", where, "limit.number_out_of_range", params))
-        else:
-            why = _bad_string(item)
-            if why:
-                problems.append(Problem("string_invalid", where, why, {"path": shown}))
-
     kind = type(value)
     if kind is not dict and kind is not list:
         if (kind is int and not minimum <= value <= maximum) or kind is str:
-            bad(value, path)
+            _add_scalar_problem(problems, value, path, minimum, maximum)
         return problems
-    containers: list[tuple[Any, str, int]] = [(value, path, 0)]
-    while containers and len(problems) < MAX_LIMIT_PROBLEMS:
-        item, here, depth = containers.pop()
+    containers: list[tuple[Any, _Where, int]] = [(value, path, 0)]
+    while containers:
+        item, where, depth = containers.pop()
         if depth >= max_depth:
+            here = _path(where)
             params = {"path": here or term("limit.the_document"), "depth": max_depth}
             problems.append(Problem("too_deep", here, "limit.too_deep", params))
-            continue
-        inner = []
-        for key, child in enumerate(item) if type(item) is list else item.items():
-            # No call for what is fine: small ints, ASCII text without U+0000, str or int keys.
-            if type(key) is str and (not key.isascii() or "\x00" in key) and (reason := _bad_string(key)):
-                where = join(here, printable_key(key))
-                message = _KEY_MESSAGES[reason]
-                problems.append(Problem("string_invalid", where, message, {"path": where}))
-                continue
-            kind = type(child)
-            if kind is int:
-                if not minimum <= child <= maximum:
-                    bad(child, join(here, key))
-            elif kind is str:
-                if not child.isascii() or "\x00" in child:
-                    bad(child, join(here, key))
-            elif kind is dict or kind is list:
-                inner.append((child, join(here, key), depth + 1))
-        containers.extend(reversed(inner))  # popped in the document's order
+        else:
+            inner = None
+            for key, child in enumerate(item) if type(item) is list else item.items():
+                # No call for what is fine: small ints, ASCII text without U+0000, str or int keys.
+                if type(key) is str and (not key.isascii() or "\x00" in key) and (reason := _bad_string(key)):
+                    at = join(_path(where), printable_key(key))
+                    message = _KEY_MESSAGES[reason]
+                    problems.append(Problem("string_invalid", at, message, {"path": at}))
+                    continue
+                kind = type(child)
+                if kind is int:
+                    if not minimum <= child <= maximum:
+                        _add_scalar_problem(problems, child, join(_path(where), key), minimum, maximum)
+                elif kind is str:
+                    if not child.isascii() or "\x00" in child:
+                        _add_scalar_problem(problems, child, join(_path(where), key), minimum, maximum)
+                elif kind is dict or kind is list:
+                    if inner is None:
+                        inner = []
+                    inner.append((child, (where, key), depth + 1))
+            if inner is not None:
+                inner.reverse()  # popped in the document's order
+                containers += inner
+        if problems and len(problems) >= MAX_LIMIT_PROBLEMS:
+            break
     return problems
+
+
+def _path(where: _Where) -> str:
+    """The path of the place ``where``, written as the engine writes paths."""
+    keys = []
+    while not isinstance(where, str):
+        where, key = where
+        keys.append(key)
+    path = where
+    for key in reversed(keys):
+        path = join(path, key)
+    return path
+
+
+def _add_scalar_problem(problems: list[Problem], item: Any, where: str, minimum: int, maximum: int) -> None:
+    """Report an integer outside ``minimum…maximum`` or a string that cannot be stored."""
+    shown = where or term("limit.the_value")
+    if type(item) is int:
+        params = {"path": shown, "minimum": minimum, "maximum": maximum}
+        problems.append(Problem("number_out_of_range", where, "limit.number_out_of_range", params))
+    else:
+        why = _bad_string(item)
+        if why:
+            problems.append(Problem("string_invalid", where, why, {"path": shown}))
 
 
 class Fields:
