@@ -1,5 +1,5 @@
 """People under /api/v1/ (issue 21): head-to-head records and the staff merge of a duplicate
-player. Reads through ``ratings.head_to_head``; the merge through
+player. Reads through ``ratings.reads.head_to_head``; the merge through
 ``scorekeeper.matches.services.player_merge`` (the ratings follow it by its signal); errors in
 the common shape (api/exceptions.py)."""
 

@@ -17,9 +17,17 @@ synthetic finished matches of 2–6 players out of ``--players`` in one pool, th
     finished one after the other through ``hand_record`` into that pool; the time from just
     before the finishing hand's write (its commit is in it) until its rating is visible in the
     database, p50 / p95 / max.
-(c) the pages on that pool, in this process through Django's test client (the server's time,
-    without a network): the game's leaderboard (its first page and a deep one) and the profile
-    of the player with the most matches, ``--page-runs`` times each, p50 / p95.
+(c) the pages on that pool through Django's test client (the server's time, without a
+    network), in a fresh child process started as a gunicorn worker is (``scorekeeper.wsgi``)
+    and with debug off, as production serves them: the game's leaderboard (its first page and a
+    deep one) and the profile of the player with the most matches, ``--page-runs`` times each,
+    p50 / p95.
+(d) the storage: the pool's history partition and the seats the head-to-head reads, in MB
+    (``pg_total_relation_size``: rows, indexes, TOAST).
+
+Last, one summary of what issue 32 asks, side by side: each round's recompute time, its ratio
+to openskill's loops and its peak RSS; the head-to-head's storage beside the history's; the
+player page's p50 / p95.
 """
 
 from __future__ import annotations
@@ -110,9 +118,30 @@ def child_openskill(model_name: str) -> dict:
     return {"seconds": time.perf_counter() - started, "matches": len(matches), "peak_mb": peak_mb()}
 
 
-def run_child(kind: str, env: dict) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--child", kind], env=env, capture_output=True, text=True,
-                         cwd=ROOT, check=False)  # fmt: skip
+def child_pages(runs: int) -> dict:
+    """(c), in a process started as a gunicorn worker is: ``scorekeeper.wsgi`` (the apps, the
+    URLconf, the startup's objects frozen out of the garbage collector's sight), debug off as
+    the Procfile's production mode (the settings' default is on: every request's test-client
+    receiver then stayed in a cache of Django's, and the full collections grew with them)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+    os.environ["DJANGO_LOG_LEVEL"] = "WARNING"
+    from django.conf import settings
+
+    import scorekeeper.wsgi  # noqa: F401  the worker's startup
+
+    settings.DEBUG = False
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+    from tests.fakes import install
+
+    install()
+    return {"pages": page_times(runs)}
+
+
+def run_child(kind: str, env: dict, *extra: str) -> dict:
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", kind, *extra],
+        env=env, capture_output=True, text=True, cwd=ROOT, check=False,
+    )  # fmt: skip
     if out.returncode != 0:
         sys.exit(f"the {kind} child failed:\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -198,15 +227,13 @@ def _wait(condition, timeout: float, log: Path) -> None:
 
 
 def page_times(runs: int) -> list[tuple[str, list[float], list[float], int]]:
-    """(label, seconds of each run, CPU seconds of each run here, SQL statements) of the pages
-    on the benchmark's pool."""
+    """(label, seconds of each run, CPU seconds of each run, SQL statements) of the pages on the
+    benchmark's pool."""
     from django.db import connection
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext, setup_test_environment
 
     from ratings.models import PlayerRating
 
-    setup_test_environment()  # the test client's host allowed
     busiest = PlayerRating.objects.filter(pool__game=GAME).order_by("-matches").first()
     if busiest is None:
         sys.exit(f"no rated player in the {GAME} pool")
@@ -220,18 +247,49 @@ def page_times(runs: int) -> list[tuple[str, list[float], list[float], int]]:
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     out = []
     for label, url in pages:
-        client.get(url)  # warm: templates compiled, the rows in the server's cache
+        executed: list[str] = []
+
+        def count(execute, sql, *rest, executed=executed):
+            executed.append(sql)
+            return execute(sql, *rest)
+
+        with connection.execute_wrapper(count):  # warm: templates compiled, rows cached
+            client.get(url)
         times, cpu = [], []
         for _ in range(runs):
-            with CaptureQueriesContext(connection) as queries:
-                started, started_cpu = time.perf_counter(), time.process_time()
-                response = client.get(url)
-                times.append(time.perf_counter() - started)
-                cpu.append(time.process_time() - started_cpu)
+            started, started_cpu = time.perf_counter(), time.process_time()
+            response = client.get(url)
+            times.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - started_cpu)
             if response.status_code != 200:
                 sys.exit(f"{url}: {response.status_code}")
-        out.append((label, sorted(times), sorted(cpu), len(queries.captured_queries)))
+        out.append((label, sorted(times), sorted(cpu), len(executed)))
     return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of the sorted ``values`` (the nearest rank)."""
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def storage() -> dict[str, float]:
+    """MB of the pool's history partition and of the seats (``pg_total_relation_size``)."""
+    from django.db import connection
+
+    from ratings import history_table
+    from ratings.models import RatingPool
+    from scorekeeper.matches.models import Seat
+
+    pool = RatingPool.objects.get(game=GAME).pk
+    tables = {"history": history_table.partition_name(pool), "seats": Seat._meta.db_table}
+    with connection.cursor() as cursor:
+        sizes = {}
+        for name, table in tables.items():
+            cursor.execute("SELECT pg_total_relation_size(%s::regclass)", [f'"{table}"'])
+            sizes[name] = cursor.fetchone()[0] / 2**20
+        cursor.execute(f'SELECT count(*) FROM "{tables["history"]}"')
+        sizes["history rows"] = cursor.fetchone()[0]
+    return sizes
 
 
 def main() -> None:
@@ -244,14 +302,17 @@ def main() -> None:
         "--rounds", type=int, default=4, help="timed runs of each, taking turns (the median counts)"
     )
     parser.add_argument("--latency", type=int, default=200, help="matches timed with a real worker (0: skip)")
-    parser.add_argument("--page-runs", type=int, default=20, help="requests timed per page (0: skip)")
+    parser.add_argument("--page-runs", type=int, default=100, help="requests timed per page (0: skip)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     parser.add_argument(
         "--reuse", action="store_true",
         help="use the database a --keep run left as it is (kept again); stores a pool only if it has none",
     )  # fmt: skip
-    parser.add_argument("--child", choices=["recompute", *OPENSKILL], help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=["recompute", "pages", *OPENSKILL], help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child == "pages":
+        print(json.dumps(child_pages(args.page_runs)))
+        return
     if args.child:
         print(json.dumps(child_recompute() if args.child == "recompute" else child_openskill(args.child)))
         return
@@ -305,19 +366,39 @@ def main() -> None:
                   "(target p95 < 100 ms)")  # fmt: skip
         elif args.latency:
             print("(b) skipped: REDIS_URL is not set")
-        if args.page_runs:
+        pages = run_child("pages", env, "--page-runs", str(args.page_runs))["pages"] if args.page_runs else []
+        if pages:
             print()
             print(
-                f"(c) pages on the {args.matches:,}-match pool, server time in process, {args.page_runs} runs"
+                f"(c) pages on the {args.matches:,}-match pool, server time in a worker's process, "
+                f"{args.page_runs} runs"
             )
             print("| page | p50 | p95 | CPU here, p50 | SQL statements |")
             print("|---|---|---|---|---|")
-            for label, times, cpu, statements in page_times(args.page_runs):
-                p50, p95 = times[len(times) // 2], times[min(len(times) - 1, int(0.95 * len(times)))]
-                mid = cpu[len(cpu) // 2]
-                print(f"| {label} | {p50 * 1000:.1f} ms | {p95 * 1000:.1f} ms | {mid * 1000:.1f} ms "
+            for label, times, cpu, statements in pages:
+                p50, p95 = percentile(times, 0.5) * 1000, percentile(times, 0.95) * 1000
+                print(f"| {label} | {p50:.1f} ms | {p95:.1f} ms | {percentile(cpu, 0.5) * 1000:.1f} ms "
                       f"| {statements} |")  # fmt: skip
             print("(target < 50 ms; the CPU column is this process's, without the database server's)")
+        sizes = storage()
+        print()
+        print(f"(d) storage: the pool's history partition {sizes['history']:,.0f} MB "
+              f"({sizes['history rows']:,} rows); the head-to-head has none of its own: it reads the "
+              f"seats ({sizes['seats']:,.0f} MB, the matches' own)")  # fmt: skip
+        print()
+        print(f"summary, {args.matches:,} matches of {args.players:,} players "
+              f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the end)")  # fmt: skip
+        print("| | time | × PL loop | × BT loop | peak RSS |")
+        print("|---|---|---|---|---|")
+        for i, row in enumerate(rows, 1):
+            pl, bt, rc = row["PlackettLuce"], row["BradleyTerryFull"], row["recompute"]
+            print(f"| recompute, round {i} | {rc['seconds']:.1f} s | {pl['seconds'] / rc['seconds']:.2f}× "
+                  f"| {bt['seconds'] / rc['seconds']:.2f}× | {rc['peak_mb']:.0f} MB |")  # fmt: skip
+        print(f"head-to-head storage: 0 rows, 0 MB (read from the seats); history {sizes['history']:,.0f} MB")
+        for label, times, _cpu, _statements in pages:
+            if label.startswith("player page"):
+                print(f"{label}: p50 {percentile(times, 0.5) * 1000:.1f} ms, "
+                      f"p95 {percentile(times, 0.95) * 1000:.1f} ms (target p95 < 50 ms)")  # fmt: skip
     finally:
         from django.db import connections
 

@@ -12,8 +12,6 @@ Every row below can be deleted and rebuilt by a full recompute with the same flo
   A match's place in the pool's order is when it was played: the time its scorer gave, else
   the time of its first event (when it first finished).
 - ``RecomputeJob``: a full recompute (nightly or asked for by staff), with its progress.
-- ``HeadToHead``: per player, opponent and game, how often they met in finished matches and
-  the player's wins, losses and draws (``ratings.head_to_head``), kept by the rating events.
 """
 
 from __future__ import annotations
@@ -206,48 +204,6 @@ class RatingHistory(models.Model):
             "before": f"{self.mu_before:.2f}",
             "after": f"{self.mu_after:.2f}",
         }
-
-
-class HeadToHead(models.Model):
-    """How often ``player`` met ``opponent`` in finished matches of ``game`` and his record
-    against him (the definitions of ``ratings.head_to_head``; each pair is stored both ways).
-    Derived from the seats: a match's rating event recounts the pairs of its players, a full
-    recompute of a pool (and so a merge) rebuilds its game's rows, so that a profile reads
-    its owner's rivals from here instead of counting the seats opposite his on every view."""
-
-    player = models.ForeignKey(
-        "matches.Player",
-        on_delete=models.CASCADE,
-        related_name="+",
-        db_index=False,  # the unique constraint's index leads with it
-        db_constraint=False,  # derived rows, rebuilt at will (as the history's)
-        verbose_name=_("player"),
-    )
-    opponent = models.ForeignKey(
-        "matches.Player",
-        on_delete=models.CASCADE,
-        related_name="+",
-        db_index=False,
-        db_constraint=False,
-        verbose_name=_("opponent"),
-    )
-    game = models.CharField(_("game"), max_length=32)
-    #: Finished matches in which they sat on opposite sides (a result without places counts).
-    met = models.PositiveIntegerField(_("meetings"))
-    #: Of those with places for both: the player placed above, below, or equal.
-    wins = models.PositiveIntegerField(_("wins"))
-    losses = models.PositiveIntegerField(_("losses"))
-    draws = models.PositiveIntegerField(_("draws"))
-
-    class Meta:
-        verbose_name = _("head-to-head record")
-        verbose_name_plural = _("head-to-head records")
-        constraints = [
-            models.UniqueConstraint(fields=["player", "opponent", "game"], name="head_to_head_one_per_pair")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.player_id} vs {self.opponent_id} ({self.game}): {self.wins}–{self.losses}–{self.draws}"
 
 
 class RatingEvent(models.Model):

@@ -27,8 +27,8 @@ How ratings follow the matches (docs/ratings.md, same heading):
 
 Each entry point orchestrates the stages, one module each: ``raters`` (the model served per
 pool), ``pool_reading`` (the pool's matches in its order), ``replay`` (``rebuild`` a pool,
-``replay_from`` a place on, on the plumbing of ``bulk`` and ``history_table``) and
-``head_to_head`` (the records kept per pair). The reads are in ``ratings/reads/``.
+``replay_from`` a place on, on the plumbing of ``bulk`` and ``history_table``). The reads
+are in ``ratings/reads/`` (a profile's head-to-head among them, read from the seats).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from django.utils import timezone
 from scorekeeper.matches.models import Match
 from scorekeeper.outbox.services import outbox_enqueue, outbox_enqueue_group
 
-from . import fitting, head_to_head, replay
+from . import fitting, replay
 from .engine import MatchOutcome
 from .models import PlayerRating, RatingEvent, RatingPool, RecomputeJob
 from .pool_reading import places_now, places_rated, pool_matches
@@ -119,7 +119,6 @@ def rating_pool_update(*, game: str, from_event: int | None = None) -> dict[str,
         places = [*places_rated(pool, matches), *places_now(game, matches).items()]
         start = min((at, match) for match, at in places) if places else None
         replayed = replay.replay_from(pool, start=start, changed=matches) if start else 0
-        head_to_head.recount(game, matches)
         _mark_processed([pk for pk, _ in pending], timezone.now())
     return {"events": len(pending), "replayed": replayed}
 
@@ -164,17 +163,13 @@ def rating_pool_recompute(*, pool: RatingPool | int, job: RecomputeJob | int | N
         pool = RatingPool.objects.select_for_update().get(pk=pool_pk)
         if job_pk is not None and pool.recomputed_by_id == job_pk:
             return {"pool": pool.game, "skipped": True}
+        # Their ids only: a freshly stored pool's million events as pairs took 120 MB, as ids 40.
         pending = list(
-            RatingEvent.objects.filter(game=pool.game, processed_at__isnull=True).values_list(
-                "id", "match_id"
-            )
+            RatingEvent.objects.filter(game=pool.game, processed_at__isnull=True).values_list("id", flat=True)
         )
         replayed = replay.rebuild(pool, read_aside=read_aside)
-        # The records come from the seats, not the model: only the matches of the events
-        # taken here (their own tasks will find them done) are counted again.
-        head_to_head.recount(pool.game, [match for _, match in pending])
         now = timezone.now()
-        _mark_processed([pk for pk, _ in pending], now)
+        _mark_processed(pending, now)
         pool.recomputed_by_id, pool.recomputed_at = job_pk, now
         pool.save(update_fields=["recomputed_by", "recomputed_at"])
         if job_pk is not None:
@@ -217,25 +212,12 @@ def _pool(game: str) -> RatingPool:
     return pool
 
 
-# -- head-to-head records (HeadToHead: ratings/head_to_head.py) ----------------------------
-def rating_head_to_head_rebuild(*, game: str) -> int:
-    """Every head-to-head record of ``game`` again, from the seats of its finished matches (a
-    backlog of events; a restore, whose events come processed). Returns how many were written."""
-    with transaction.atomic():
-        return head_to_head.rebuild(game)
-
-
 # -- a player merged (scorekeeper.matches.services.player_merge) ----------------------------
 def rating_player_merged(*, player, into, games: Sequence[str], by=None) -> RecomputeJob | None:
     """The duplicate ``player``'s seats are ``into``'s now: his ratings go at once (he is listed
-    nowhere), the head-to-head records of both in ``games`` are counted again at once, and the
-    pools of ``games`` are rebuilt from nothing by a full recompute of them (a job, one pool
-    task each, after the merge commits), as a staff recompute is."""
+    nowhere), and the pools of ``games`` are rebuilt from nothing by a full recompute of them (a
+    job, one pool task each, after the merge commits), as a staff recompute is."""
     PlayerRating.objects.filter(player=player).delete()
-    for game in sorted(games):  # his records are the other's now
-        # Under the pool's lock, as its event processing counts them (one writer of a game's).
-        list(RatingPool.objects.select_for_update().filter(game=game).values_list("pk", flat=True))
-        head_to_head.recount_players(game, [player.pk, into.pk])
     if not games:
         return None
     return rating_recompute_request(by=by, games=games)

@@ -11,8 +11,10 @@ The reads are one query for the seats of the matches both played (however many m
 are), one for the ratings behind the chances; pages fetch only the matches they show. A list
 of opponents is ranked by one grouped count of the seats opposite his (a finished match's
 result places every seat), and the records are read for the opponents shown only. A profile's
-few rivals come from the records kept per pair (``HeadToHead``, counted by ``pair_records``
-as the rating events come in), read in one indexed query instead of from his every seat.
+few rivals come from one read of his finished matches' seats and the seats opposite
+(``opposed``), as the API's list of opponents does. (A table of the records per pair, kept as
+the rating events came in, held 13.8 million rows at 1,000,000 random matches, twice the
+pool's history; issue 32.)
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q
 from scorekeeper.matches.models import Match, Player, Seat
 
 from ..engine import Rating
-from ..models import HeadToHead, PlayerRating
+from ..models import PlayerRating
 from ..raters import rater
 
 WIN, LOSS, DRAW = "win", "loss", "draw"
@@ -351,26 +353,15 @@ def with_chances(*, player: Player, rivals: list[Rival]) -> list[Rival]:
 
 
 def rivals(*, player: Player, limit: int = RIVALS_SHOWN) -> list[Rival]:
-    """The ``limit`` players ``player`` met most often, with today's chances (a profile's): his
-    rows of the kept records (``HeadToHead``: one indexed read, however many matches he played)
-    ranked as ``opponents`` ranks, then the chances of the few shown. The records are those of
-    ``records``; they follow the matches as the ratings do (a match's rating event recounts
-    its pairs)."""
-    totals: dict[int, list] = {}
-    for other, name, game, met, wins, losses, draws in (
-        HeadToHead.objects.filter(player_id=player.pk)
-        .order_by("game")  # a rival's games counted in one order (``main_game``'s ties)
-        .values_list("opponent_id", "opponent__name", "game", "met", "wins", "losses", "draws")
-    ):
-        entry = totals.setdefault(other, [name, 0, Record(), Counter()])
-        entry[1] += met
-        entry[2].wins += wins
-        entry[2].losses += losses
-        entry[2].draws += draws
-        if wins + losses + draws:
-            entry[3][game] = wins + losses + draws
-    ranked = sorted(totals.items(), key=lambda item: (-item[1][1], item[1][0].casefold(), item[0]))[:limit]
-    shown = [Rival(Opponent(pk, name), record, games) for pk, (name, _met, record, games) in ranked]
+    """The ``limit`` players ``player`` met most often, with today's chances (a profile's): the
+    opponents and records of ``opposed`` (his finished matches' seats, then the seats opposite:
+    two queries, whatever the pool), then the chances of the few shown. A rival's games are
+    counted in the games' order, so that a tie for the game they met in most (``main_game``)
+    goes to the same one every time."""
+    met = opposed(player=player)
+    shown = met.rivals([m.player for m in met.ranked[:limit]])
+    for rival in shown:
+        rival.games = Counter(dict(sorted(rival.games.items())))
     return with_chances(player=player, rivals=shown)
 
 

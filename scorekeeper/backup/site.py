@@ -53,8 +53,8 @@ from django.db.migrations.recorder import MigrationRecorder
 from django.db.models import Model, Prefetch
 from django.utils import timezone, translation
 
-from ratings.models import PlayerRating, RatingEvent, RatingHistory, RatingPool
-from ratings.services import rating_head_to_head_rebuild, rating_pool_recompute, rating_recompute_request
+from ratings.models import PlayerRating, RatingEvent, RatingHistory
+from ratings.services import rating_pool_recompute, rating_recompute_request
 from scorekeeper.matches.models import Match
 from scorekeeper.matches.selectors import match_score_sheet
 from scorekeeper.outbox.models import OutboxMessage
@@ -90,7 +90,6 @@ LEFT_OUT = {
     "ratings.ratingpool": "derived: rebuilt by the recompute",
     "ratings.playerrating": "derived: rebuilt by the recompute",
     "ratings.ratinghistory": "derived: rebuilt by the recompute",
-    "ratings.headtohead": "derived: counted again from the seats by the restore",
     "ratings.recomputejob": "the log of past recomputes; the restore's recompute is a new one",
     "outbox.outboxmessage": "background work in flight: the restore's recompute rates every match",
     "matches.playerclaimcode": "one-time codes to link an account, valid a day: a scorer gives a new one",
@@ -434,9 +433,6 @@ def ratings_rebuild() -> None:
     job = rating_recompute_request()
     for pool in job.pools:
         rating_pool_recompute(pool=pool, job=job.pk)
-    # The head-to-head records follow the events as they come in; a restore's come processed.
-    for game in RatingPool.objects.filter(pk__in=job.pools).values_list("game", flat=True):
-        rating_head_to_head_rebuild(game=game)
 
 
 def differences(

@@ -347,7 +347,6 @@ RATINGS_WRITES = {
     "ratings.pool_reading",
     "ratings.bulk",
     "ratings.history_table",
-    "ratings.head_to_head",
     "ratings.tasks",
     "ratings.receivers",
 }

@@ -1,15 +1,15 @@
-"""The kept head-to-head records (``ratings.models.HeadToHead``): a match's rating event
-recounts the pairs of its players, a full recompute rebuilds its game's, a merge recounts the
-two players'; at every step they equal the records counted from the seats (``opponents`` and
-``records``), and the profile's rivals read from them are those of the seats."""
+"""A profile's rivals (``head_to_head.rivals``) read from the seats: at every step (finishes, a
+correction, a void, a reopening, a merge, a recompute; teams and multiplayer tables) the five
+shown, their records, games and chances are those of the opponents list and its records
+(``opponents`` and ``records``, the API's definitions), the moment a match changes, before its
+rating event is processed."""
 
 from __future__ import annotations
 
 import pytest
 
-from ratings import head_to_head as upkeep
 from ratings.backtest import synthetic_db
-from ratings.models import HeadToHead, RatingPool
+from ratings.models import RatingPool
 from ratings.reads import head_to_head
 from ratings.services import rating_events_process_all, rating_pool_recompute
 from scorekeeper.matches.models import Match, Player, Seat
@@ -26,30 +26,6 @@ from tests.fakes import hand
 pytestmark = pytest.mark.django_db
 
 
-def kept() -> dict[tuple[int, int], tuple[int, int, int, int]]:
-    """(player, opponent) → (met, wins, losses, draws) of the table, summed over the games."""
-    out: dict[tuple[int, int], list[int]] = {}
-    for player, other, met, wins, losses, draws in HeadToHead.objects.values_list(
-        "player_id", "opponent_id", "met", "wins", "losses", "draws"
-    ):
-        row = out.setdefault((player, other), [0, 0, 0, 0])
-        for i, n in enumerate((met, wins, losses, draws)):
-            row[i] += n
-    return {pair: (row[0], row[1], row[2], row[3]) for pair, row in out.items()}
-
-
-def from_seats() -> dict[tuple[int, int], tuple[int, int, int, int]]:
-    """The same from the seats, as the opponents list and its records count them."""
-    out = {}
-    for player in Player.objects.values_list("pk", flat=True):
-        ranked = head_to_head.opponents(player=player)
-        rivals = head_to_head.records(player=player, opponents=[m.player for m in ranked])
-        for met, rival in zip(ranked, rivals, strict=True):
-            r = rival.record
-            out[player, met.player.pk] = (met.met, r.wins, r.losses, r.draws)
-    return out
-
-
 def rivals_from_seats(player) -> list[tuple]:
     shown = [met.player for met in head_to_head.opponents(player=player)[: head_to_head.RIVALS_SHOWN]]
     rivals = head_to_head.with_chances(
@@ -58,7 +34,23 @@ def rivals_from_seats(player) -> list[tuple]:
     return [(r.player, r.record, r.games, r.chances) for r in rivals]
 
 
-def test_the_records_follow_finishes_a_correction_a_void_a_reopening_and_a_merge(
+def shown(player) -> list[tuple]:
+    rivals = head_to_head.rivals(player=Player.objects.get(pk=player.pk))
+    assert all(list(r.games) == sorted(r.games) for r in rivals)  # the games in their order
+    return [(r.player, r.record, r.games, r.chances) for r in rivals]
+
+
+def assert_as_the_seats_count(players) -> None:
+    for player in players:
+        assert shown(player) == rivals_from_seats(player)
+
+
+def record(player, other) -> tuple[int, int, int]:
+    (rival,) = [r for r in head_to_head.rivals(player=player) if r.player.pk == other.pk]
+    return (rival.record.wins, rival.record.losses, rival.record.draws)
+
+
+def test_the_rivals_follow_finishes_a_correction_a_void_a_reopening_and_a_merge(
     play, players, make_players, django_user_model
 ):
     ada, bea, cid, dan = players
@@ -75,46 +67,34 @@ def test_the_records_follow_finishes_a_correction_a_void_a_reopening_and_a_merge
             game="tally", players=[ada_s, *(seated[i] for i in seats)], by=corrected.created_by
         )
         hand_record(match=match, record=hand([10, 1, 2]), by=match.created_by)
+    everyone = [*players, ada_s]
+    # Read from the seats: there before the rating events are processed.
+    assert record(ada, bea) == (1, 2, 0) and record(cid, ada) == (1, 2, 0)
     rating_events_process_all()
-    assert kept() == from_seats() and kept()[ada.pk, bea.pk] == (3, 1, 2, 0)
-    assert kept()[cid.pk, ada.pk] == (3, 1, 2, 0)
+    assert_as_the_seats_count(everyone)
+    assert record(ada, bea) == (1, 2, 0) and record(cid, ada) == (1, 2, 0)
+    assert record(ada, dan) == (1, 0, 1)  # the four-seat match, and the draw
 
     hand_correct(match=corrected, number=1, record=hand([2, 10]), by=corrected.created_by)  # now Cid wins
     rating_events_process_all()
-    assert kept() == from_seats() and kept()[cid.pk, ada.pk] == (3, 2, 1, 0)
+    assert_as_the_seats_count(everyone)
+    assert record(cid, ada) == (2, 1, 0)
 
     match_void(match=voided, by=voided.created_by, reason="entered twice")
     rating_events_process_all()
-    assert kept() == from_seats() and kept()[ada.pk, bea.pk] == (2, 1, 1, 0)
+    assert_as_the_seats_count(everyone)
+    assert record(ada, bea) == (1, 1, 0)
     match_reopen(match=voided, by=voided.created_by, reason="it was not")
     rating_events_process_all()
-    assert kept() == from_seats() and kept()[ada.pk, bea.pk] == (3, 1, 2, 0)
+    assert_as_the_seats_count(everyone)
+    assert record(ada, bea) == (1, 2, 0)
 
     staff = django_user_model.objects.create_user("staff", is_staff=True)
     player_merge(player=ada_s, into=ada, by=staff)  # at once, before the recompute
-    assert kept() == from_seats() and not HeadToHead.objects.filter(player=ada_s).exists()
-    assert kept()[ada.pk, bea.pk] == (4, 2, 2, 0)
+    assert_as_the_seats_count(players)
+    assert record(ada, bea) == (2, 2, 0) and head_to_head.rivals(player=ada_s) == []
     rating_pool_recompute(pool=RatingPool.objects.get(game="tally"))
-    assert kept() == from_seats()
-    for player in players:
-        assert [(r.player, r.record, r.games, r.chances) for r in head_to_head.rivals(player=player)] == (
-            rivals_from_seats(player)
-        )
-
-
-def test_a_repeated_event_and_a_recompute_change_nothing(play, players):
-    play([0, 1], [10, 3])
-    play([2, 0, 1], [10, 4, 6])
-    rating_events_process_all()
-    once = sorted(
-        HeadToHead.objects.values_list("player_id", "opponent_id", "game", "met", "wins", "losses", "draws")
-    )
-    upkeep.recount("tally", Seat.objects.values_list("match_id", flat=True))
-    rating_pool_recompute(pool=RatingPool.objects.get(game="tally"))
-    again = sorted(
-        HeadToHead.objects.values_list("player_id", "opponent_id", "game", "met", "wins", "losses", "draws")
-    )
-    assert again == once and len(once) == 6
+    assert_as_the_seats_count(players)
 
 
 @pytest.fixture
@@ -132,18 +112,5 @@ def pool(tally):
     return ids
 
 
-def test_a_recompute_counts_the_records_of_teams_and_multiplayer_tables(pool):
-    assert kept() == from_seats()
-    for player in pool[:5]:
-        assert [
-            (r.player, r.record, r.games, r.chances)
-            for r in head_to_head.rivals(player=Player.objects.get(pk=player))
-        ] == (rivals_from_seats(player))
-
-
-def test_a_backlog_of_events_rebuilds_the_game_s_records_whole(pool, monkeypatch):
-    counted = kept()
-    HeadToHead.objects.all().delete()
-    monkeypatch.setattr(upkeep, "RECOUNT_MATCHES", 10)
-    upkeep.recount("tally", Match.objects.values_list("pk", flat=True)[:11])
-    assert kept() == counted == from_seats()
+def test_the_rivals_of_teams_and_multiplayer_tables_are_those_of_the_seats(pool):
+    assert_as_the_seats_count(Player.objects.filter(pk__in=pool))
