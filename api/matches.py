@@ -185,7 +185,7 @@ class ScoreSheetHandSerializer(serializers.Serializer):
     )
     accepted_declared = serializers.BooleanField()
     reason = serializers.CharField(allow_blank=True)
-    errors = ProblemSerializer(many=True)
+    errors = ProblemSerializer(many=True)  # type: ignore[assignment]  # a field, not Serializer.errors
     mismatches = MismatchSerializer(many=True)
     warnings = ProblemSerializer(many=True)
     recorded_by = serializers.CharField(allow_null=True)

@@ -79,7 +79,7 @@ class ErrorSerializer(serializers.Serializer):
     field = serializers.CharField(
         allow_blank=True, help_text=gettext_lazy("path into the request; empty if none")
     )
-    errors = ErrorItemSerializer(
+    errors = ErrorItemSerializer(  # type: ignore[assignment]  # a field, not Serializer.errors
         many=True, required=False, help_text=gettext_lazy("every problem (validation errors, rule errors)")
     )
     mismatches = MismatchSerializer(
@@ -290,7 +290,7 @@ class AutoSchema(openapi.AutoSchema):
         if view.authentication_classes:
             statuses.add(401)
         sessions = any(issubclass(a, SessionAuthentication) for a in view.authentication_classes)
-        if (post and sessions) or any(issubclass(p, IsAdminUser) for p in view.permission_classes):
+        if (post and sessions) or any(isinstance(p, type) and issubclass(p, IsAdminUser) for p in view.permission_classes):
             statuses.add(403)
         if any(i == "path" for i, _ in where) or ("query", "page") in where:
             statuses.add(404)
