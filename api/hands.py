@@ -5,6 +5,7 @@ side's answers to them (confirm, dispute). A write takes the match version the c
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
@@ -151,7 +152,7 @@ def _written(hand, *, reevaluated: list[int] | None = None) -> dict:
     return body
 
 
-_HAND_WRITE = {
+_HAND_WRITE: schema.WriteSchema = {
     "request": HandCreateSerializer,
     "responses": {
         201: HandWrittenSerializer,
@@ -171,7 +172,9 @@ class HandList(generics.GenericAPIView):
     def get(self, request, pk: int):
         match = _match(pk)
         hands = selectors.match_current_hands(match=match).select_related("recorded_by")
-        page = selectors.hands_answered(match=match, hands=self.paginate_queryset(hands))
+        page = self.paginate_queryset(hands)
+        assert page is not None  # the API pages every list (api/pagination.py)
+        page = selectors.hands_answered(match=match, hands=page)
         return self.get_paginated_response(HandSerializer(page, many=True).data)
 
     @extend_schema(
@@ -235,7 +238,9 @@ class HandHistory(generics.GenericAPIView):
                 field="number",
                 code="hand_not_found",
             )
-        page = selectors.hands_answered(match=match, hands=self.paginate_queryset(versions))
+        page = self.paginate_queryset(versions)
+        assert page is not None  # the API pages every list (api/pagination.py)
+        page = selectors.hands_answered(match=match, hands=page)
         return self.get_paginated_response(HandSerializer(page, many=True).data)
 
 
@@ -275,10 +280,13 @@ def _answer_errors(*, dispute: bool) -> dict:
     return {
         400: OpenApiResponse(
             ErrorSerializer,
-            description=gettext_lazy(
-                "A malformed body, `player_not_seated` (the `player` named plays no seat of the match)"
-            )
-            + (gettext_lazy(", `reason_required`") if dispute else ""),
+            description=format_lazy(
+                "{}{}",
+                gettext_lazy(
+                    "A malformed body, `player_not_seated` (the `player` named plays no seat of the match)"
+                ),
+                gettext_lazy(", `reason_required`") if dispute else "",
+            ),
         ),
         403: OpenApiResponse(
             ErrorSerializer,
