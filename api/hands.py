@@ -5,7 +5,6 @@ side's answers to them (confirm, dispute). A write takes the match version the c
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
-from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
@@ -280,13 +279,12 @@ def _answer_errors(*, dispute: bool) -> dict:
     return {
         400: OpenApiResponse(
             ErrorSerializer,
-            description=format_lazy(
-                "{}{}",
+            description=str(
                 gettext_lazy(
                     "A malformed body, `player_not_seated` (the `player` named plays no seat of the match)"
-                ),
-                gettext_lazy(", `reason_required`") if dispute else "",
-            ),
+                )
+            )
+            + (str(gettext_lazy(", `reason_required`")) if dispute else ""),
         ),
         403: OpenApiResponse(
             ErrorSerializer,
