@@ -1,6 +1,8 @@
 """The admin lists each user's API tokens (django-rest-knox: one per device) on the user's page;
 deleting one there signs that device out."""
 
+from typing import TYPE_CHECKING
+
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
@@ -11,8 +13,7 @@ class AuthTokenInline(admin.TabularInline):
     model = AuthToken
     fk_name = "user"
     extra = 0
-    fields = ["token_key", "created", "expiry"]
-    readonly_fields = fields
+    fields = readonly_fields = ("token_key", "created", "expiry")
     verbose_name = "API token (one per device)"
     verbose_name_plural = "API tokens: the first characters of each key; delete one to sign that device out"
 
@@ -22,7 +23,10 @@ class AuthTokenInline(admin.TabularInline):
 
 User = get_user_model()
 registered = admin.site._registry.get(User)
-base = type(registered) if registered is not None else UserAdmin
+if TYPE_CHECKING:  # a base class must be static to mypy: the stock one stands for the registered one
+    base = UserAdmin
+else:
+    base = type(registered) if registered is not None else UserAdmin
 if registered is not None:
     admin.site.unregister(User)
 

@@ -57,7 +57,7 @@ class EvaluationSerializer(serializers.Serializer):
     state_after = serializers.JSONField(allow_null=True)
     match_over = serializers.BooleanField(allow_null=True)
     result = serializers.JSONField(allow_null=True)
-    errors = ProblemSerializer(many=True)
+    errors = ProblemSerializer(many=True)  # type: ignore[assignment]  # a field, not Serializer.errors
     mismatches = MismatchSerializer(many=True)
     warnings = ProblemSerializer(many=True)
 

@@ -84,14 +84,17 @@ def _body(exc: drf.APIException) -> dict[str, Any]:
         }
     detail = exc.detail
     if isinstance(detail, dict | list):
-        first = next((d for _, d in _flatten(detail, "")), drf.ErrorDetail(exc.default_detail))
+        first = next((d for _, d in _flatten(detail, "")), drf.ErrorDetail(str(exc.default_detail)))
         return {"code": getattr(first, "code", None) or exc.default_code, "message": str(first), "field": ""}
     code = getattr(detail, "code", None) or exc.default_code
     body = {"code": code, "message": str(detail), "field": getattr(exc, "field", "")}
-    if isinstance(exc, drf.Throttled) and exc.wait is not None:  # also in the Retry-After header
-        body["retry_after"] = math.ceil(exc.wait)
-    if getattr(exc, "errors", None):  # a body beyond the limits (api/parsers.py): every place
-        body["errors"] = exc.errors
+    if isinstance(exc, drf.Throttled):
+        wait: float | None = exc.wait  # type: ignore[attr-defined]  # DRF sets it; its stubs omit it
+        if wait is not None:  # also in the Retry-After header
+            body["retry_after"] = math.ceil(wait)
+    errors = getattr(exc, "errors", None)
+    if errors:  # a body beyond the limits (api/parsers.py): every place
+        body["errors"] = errors
     return body
 
 

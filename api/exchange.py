@@ -120,7 +120,7 @@ class ExportHandSerializer(BodySerializer):
     running = serializers.JSONField(
         read_only=True, allow_null=True, help_text=gettext_lazy("totals (cul: banks) after the hand")
     )
-    errors = serializers.JSONField(read_only=True)
+    errors = serializers.JSONField(read_only=True)  # type: ignore[assignment]  # a field, not Serializer.errors
     mismatches = serializers.JSONField(read_only=True)
 
 
@@ -178,7 +178,8 @@ class MatchExportSerializer(BodySerializer):
         ),
     )
     players = ExportPlayerSerializer(many=True, allow_empty=False)
-    hands = ExportHandSerializer(many=True, max_length=exchange.MAX_HANDS)
+    # DRF passes max_length on to the ListSerializer of many=True; its stubs do not declare it.
+    hands = ExportHandSerializer(many=True, max_length=exchange.MAX_HANDS)  # type: ignore[call-arg]
     totals = serializers.JSONField(read_only=True, allow_null=True)
     result = serializers.JSONField(read_only=True, allow_null=True)
 

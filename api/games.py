@@ -31,7 +31,7 @@ class OptionSpecSerializer(serializers.Serializer):
     name = serializers.CharField()
     type = serializers.ChoiceField(OPTION_TYPES)
     effect = serializers.ChoiceField(OPTION_EFFECTS)
-    label = serializers.CharField(
+    label = serializers.CharField(  # type: ignore[assignment]  # a field, not Field.label
         help_text=gettext_lazy("the option's name for people, in the request's language")
     )
     help = serializers.CharField(help_text=gettext_lazy("in the request's language"))

@@ -151,7 +151,7 @@ def _written(hand, *, reevaluated: list[int] | None = None) -> dict:
     return body
 
 
-_HAND_WRITE = {
+_HAND_WRITE: schema.WriteSchema = {
     "request": HandCreateSerializer,
     "responses": {
         201: HandWrittenSerializer,
@@ -171,7 +171,9 @@ class HandList(generics.GenericAPIView):
     def get(self, request, pk: int):
         match = _match(pk)
         hands = selectors.match_current_hands(match=match).select_related("recorded_by")
-        page = selectors.hands_answered(match=match, hands=self.paginate_queryset(hands))
+        page = self.paginate_queryset(hands)
+        assert page is not None  # the API pages every list (api/pagination.py)
+        page = selectors.hands_answered(match=match, hands=page)
         return self.get_paginated_response(HandSerializer(page, many=True).data)
 
     @extend_schema(
@@ -235,7 +237,9 @@ class HandHistory(generics.GenericAPIView):
                 field="number",
                 code="hand_not_found",
             )
-        page = selectors.hands_answered(match=match, hands=self.paginate_queryset(versions))
+        page = self.paginate_queryset(versions)
+        assert page is not None  # the API pages every list (api/pagination.py)
+        page = selectors.hands_answered(match=match, hands=page)
         return self.get_paginated_response(HandSerializer(page, many=True).data)
 
 
@@ -275,10 +279,12 @@ def _answer_errors(*, dispute: bool) -> dict:
     return {
         400: OpenApiResponse(
             ErrorSerializer,
-            description=gettext_lazy(
-                "A malformed body, `player_not_seated` (the `player` named plays no seat of the match)"
+            description=str(
+                gettext_lazy(
+                    "A malformed body, `player_not_seated` (the `player` named plays no seat of the match)"
+                )
             )
-            + (gettext_lazy(", `reason_required`") if dispute else ""),
+            + (str(gettext_lazy(", `reason_required`")) if dispute else ""),
         ),
         403: OpenApiResponse(
             ErrorSerializer,

@@ -10,7 +10,7 @@ returned: ``api.exceptions.exception_handler`` renders them all in one shape.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -185,7 +185,7 @@ class ScoreSheetHandSerializer(serializers.Serializer):
     )
     accepted_declared = serializers.BooleanField()
     reason = serializers.CharField(allow_blank=True)
-    errors = ProblemSerializer(many=True)
+    errors = ProblemSerializer(many=True)  # type: ignore[assignment]  # a field, not Serializer.errors
     mismatches = MismatchSerializer(many=True)
     warnings = ProblemSerializer(many=True)
     recorded_by = serializers.CharField(allow_null=True)
@@ -374,7 +374,8 @@ class MatchScorers(APIView):
 
 
 class _MatchStatusChange(APIView):
-    service = None
+    #: The service that changes the match's status (a subclass names it).
+    service: Callable[..., Match]
     summary = ""
 
     def post(self, request, pk: int):
@@ -385,7 +386,7 @@ class _MatchStatusChange(APIView):
         return Response(MatchSerializer(match).data, headers=_etag(match))
 
 
-_STATUS_SCHEMA = {
+_STATUS_SCHEMA: schema.WriteSchema = {
     "request": ReasonSerializer,
     "responses": {200: MatchSerializer, **schema.errors(*schema.WRITE_ERRORS, 404, 409)},
     "parameters": [schema.IDEMPOTENCY_KEY, schema.IF_MATCH],

@@ -6,11 +6,12 @@ the common shape (api/exceptions.py)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, serializers
 from rest_framework.permissions import IsAdminUser
 from rest_framework.response import Response
@@ -71,7 +72,8 @@ class OpponentSerializer(serializers.Serializer):
         help_text=gettext_lazy("today, in the game they met in most"),
     )
 
-    def get_record(self, rival) -> RecordSerializer:
+    @extend_schema_field(RecordSerializer)
+    def get_record(self, rival) -> dict[str, int]:
         return _record(rival.record)
 
     def get_games(self, rival) -> dict[str, int]:
@@ -87,10 +89,12 @@ class HeadToHeadSerializer(serializers.Serializer):
     chances = ChancesSerializer(many=True, help_text=gettext_lazy("today, in each game shown"))
     matches = serializers.SerializerMethodField(help_text=gettext_lazy("their meetings, paginated"))
 
-    def get_record(self, both) -> RecordSerializer:
+    @extend_schema_field(RecordSerializer)
+    def get_record(self, both) -> dict[str, int]:
         return _record(both.record)
 
-    def get_by_game(self, both) -> GameRecordSerializer(many=True):
+    @extend_schema_field(GameRecordSerializer(many=True))
+    def get_by_game(self, both) -> list[dict[str, Any]]:
         return [{"game": game, **_record(record)} for game, record in both.by_game.items()]
 
     def get_matches(self, both) -> str:
@@ -112,7 +116,8 @@ class MeetingSerializer(serializers.Serializer):
     opponent_place = serializers.IntegerField(source="meeting.opponent_place")
     record = serializers.SerializerMethodField(help_text=gettext_lazy("the player's record after this match"))
 
-    def get_record(self, row) -> RecordSerializer:
+    @extend_schema_field(RecordSerializer)
+    def get_record(self, row) -> dict[str, int]:
         return _record(row["record"])
 
 
@@ -154,6 +159,7 @@ class Opponents(generics.GenericAPIView):
         # Ranked whole by their meeting counts; the records made for the page's opponents only.
         met = head_to_head.opposed(player=player)
         page = self.paginate_queryset(met.ranked)
+        assert page is not None  # the API pages every list (api/pagination.py)
         rivals = met.rivals([m.player for m in page])
         head_to_head.with_chances(player=player, rivals=rivals)
         return self.get_paginated_response(OpponentSerializer(rivals, many=True).data)

@@ -3,6 +3,8 @@ player to his account: the one-time claim code a scorer gives him, and his claim
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypedDict, cast
+
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -12,13 +14,24 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from scorekeeper.matches import player_accounts, selectors, services
-from scorekeeper.matches.models import Player
+from scorekeeper.matches.models import Match, Player
 
 from . import schema
 from .bodies import BodySerializer, _valid
 from .idempotency import idempotent
 from .matches import MatchSerializer
 from .schema import ErrorSerializer
+
+if TYPE_CHECKING:  # the stubs' helper, not needed at run time
+    from django_stubs_ext import WithAnnotations
+
+
+class _PlayerDetail(TypedDict):
+    """Not columns: what ``PlayerDetail`` sets on the player for its serializer."""
+
+    match_count: int
+    matches: list[Match]
+    matches_url: str
 
 
 class PlayerSerializer(serializers.ModelSerializer):
@@ -107,7 +120,7 @@ class PlayerDetail(APIView):
         responses={200: PlayerDetailSerializer, **schema.errors(404)},
     )
     def get(self, request, pk: int):
-        player = get_object_or_404(Player, pk=pk)
+        player = cast("WithAnnotations[Player, _PlayerDetail]", get_object_or_404(Player, pk=pk))
         matches = selectors.match_list(player=player)
         player.match_count = matches.count()
         player.matches = list(matches[:20])

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
+from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, serializers, status
 from rest_framework.exceptions import APIException
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAdminUser
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
@@ -197,7 +199,8 @@ class SeasonEntrySerializer(serializers.Serializer):
         )
     )
 
-    def get_player(self, row) -> RatedPlayerSerializer:
+    @extend_schema_field(RatedPlayerSerializer)
+    def get_player(self, row) -> dict[str, Any]:
         return {"id": row.player_id, "name": row.player_name}
 
 
@@ -287,10 +290,12 @@ class HistoryEntrySerializer(serializers.Serializer):
     def get_expected_place(self, row) -> float:
         return self._change(row).expected_place
 
-    def get_before(self, row) -> RatingValueSerializer:
+    @extend_schema_field(RatingValueSerializer)
+    def get_before(self, row) -> dict[str, Any]:
         return _value(row.mu_before, row.sigma_before)
 
-    def get_after(self, row) -> RatingValueSerializer:
+    @extend_schema_field(RatingValueSerializer)
+    def get_after(self, row) -> dict[str, Any]:
         return _value(row.mu_after, row.sigma_after)
 
     def get_change(self, row) -> int:
@@ -414,9 +419,11 @@ class Leaderboard(generics.GenericAPIView):
         provisional = query.validated_data["provisional"]
         rows = boards.leaderboard(game=game, board=board, provisional=provisional)
         ids = self.paginate_queryset(rows.values_list("pk", flat=True))
+        paginator = self.paginator  # the API pages every list (api/pagination.py)
+        assert ids is not None and isinstance(paginator, PageNumberPagination) and paginator.page is not None
         page = boards.leaderboard_page(
             ids, game=game, board=board, provisional=provisional,
-            offset=self.paginator.page.start_index() - 1,
+            offset=paginator.page.start_index() - 1,
         )  # fmt: skip
         return self.get_paginated_response(
             LeaderboardEntrySerializer(page, many=True, context={"board": board}).data
@@ -477,6 +484,7 @@ class PlayerRatingHistory(generics.GenericAPIView):
         except (errors.DomainError, APIException):
             get_object_or_404(Player, pk=pk)
             raise
+        assert page is not None  # the API pages every list (api/pagination.py)
         if not page:
             get_object_or_404(Player, pk=pk)
         explained = changes.explain(changes.rows_of_matches(page))

@@ -9,6 +9,9 @@ can answer is documented with the error body. Schemathesis checks both ways
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, TypedDict
+
 from django.utils.translation import gettext_lazy
 from drf_spectacular import openapi
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
@@ -79,7 +82,7 @@ class ErrorSerializer(serializers.Serializer):
     field = serializers.CharField(
         allow_blank=True, help_text=gettext_lazy("path into the request; empty if none")
     )
-    errors = ErrorItemSerializer(
+    errors = ErrorItemSerializer(  # type: ignore[assignment]  # a field, not Serializer.errors
         many=True, required=False, help_text=gettext_lazy("every problem (validation errors, rule errors)")
     )
     mismatches = MismatchSerializer(
@@ -110,6 +113,14 @@ class ErrorSerializer(serializers.Serializer):
         required=False, allow_null=True, help_text=gettext_lazy("409 version_conflict: the current last hand")
     )
     result = serializers.JSONField(required=False, allow_null=True, help_text=gettext_lazy("409 match_over"))
+
+
+class WriteSchema(TypedDict):
+    """``extend_schema``'s arguments that several writes share (spread into it)."""
+
+    request: Any
+    responses: Any
+    parameters: Sequence[OpenApiParameter]
 
 
 def errors(*codes: int) -> dict[int, OpenApiResponse]:
@@ -290,7 +301,9 @@ class AutoSchema(openapi.AutoSchema):
         if view.authentication_classes:
             statuses.add(401)
         sessions = any(issubclass(a, SessionAuthentication) for a in view.authentication_classes)
-        if (post and sessions) or any(issubclass(p, IsAdminUser) for p in view.permission_classes):
+        if (post and sessions) or any(
+            isinstance(p, type) and issubclass(p, IsAdminUser) for p in view.permission_classes
+        ):
             statuses.add(403)
         if any(i == "path" for i, _ in where) or ("query", "page") in where:
             statuses.add(404)

@@ -25,7 +25,8 @@ class _Throttle(SimpleRateThrottle):
         # settings (a test, a reload) applies.
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
 
-    def key(self, ident: str) -> str:
+    # Not ``key``: DRF's allow_request stores the request's cache key in that attribute.
+    def key_for(self, ident: str) -> str:
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
@@ -40,15 +41,15 @@ class WriteThrottle(_Throttle):
     def get_cache_key(self, request, view):
         user = request.user
         if user is not None and user.is_authenticated:
-            return self.key(f"user-{user.pk}")
-        return self.key(f"address-{self.get_ident(request)}")
+            return self.key_for(f"user-{user.pk}")
+        return self.key_for(f"address-{self.get_ident(request)}")
 
 
 class TokenAddressThrottle(_Throttle):
     scope = "token_address"
 
     def get_cache_key(self, request, view):
-        return self.key(self.get_ident(request))
+        return self.key_for(self.get_ident(request))
 
 
 class TokenUsernameThrottle(_Throttle):
@@ -60,4 +61,4 @@ class TokenUsernameThrottle(_Throttle):
         if not isinstance(username, str) or not username:
             return None  # nothing to count by; the address throttle still counts it
         # Hashed: a cache key of bounded length and alphabet whatever the name sent.
-        return self.key(hashlib.sha256(username.casefold().encode("utf-8", "replace")).hexdigest())
+        return self.key_for(hashlib.sha256(username.casefold().encode("utf-8", "replace")).hexdigest())

@@ -30,10 +30,12 @@ from typing import TypeVar
 
 import numpy as np
 from django.db import connection, transaction
+from psycopg import Copy
 from psycopg.copy import QueuedLibpqWriter
 
 from .engine import Replayed
 from .models import RatingHistory
+from .pool_reading import PoolMatch
 
 T = TypeVar("T")
 
@@ -139,7 +141,7 @@ class HistoryWriter:
         self.table = table or RatingHistory._meta.db_table
         self.postgresql = connection.vendor == "postgresql"
         self._stack = contextlib.ExitStack()
-        self._copy = None
+        self._copy: Copy | None = None
 
     def __enter__(self) -> HistoryWriter:
         return self
@@ -151,7 +153,7 @@ class HistoryWriter:
         finally:
             self._stack.__exit__(kind, error, traceback)
 
-    def add(self, done: Replayed) -> None:
+    def add(self, done: Replayed[PoolMatch]) -> None:
         """The rows of a chunk of rated matches."""
         if not self.postgresql:
             m = done.matches

@@ -35,7 +35,7 @@ import operator
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from statistics import NormalDist
-from typing import Any, NamedTuple
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 import numpy as np
 
@@ -43,6 +43,7 @@ __all__ = [
     "MODELS",
     "WIN_FORMULAS",
     "MatchOutcome",
+    "Outcome",
     "PlayerChange",
     "RatedMatch",
     "Rater",
@@ -369,6 +370,23 @@ class MatchOutcome:
     day: float | None = None
 
 
+class Outcome(Protocol):
+    """What the replay reads of a match: ``MatchOutcome``'s ``match_id``, ``sides`` and
+    ``places`` (and ``day`` if it has one). The pool's own match rows carry more (when it was
+    played) and come back as given in ``Replayed.matches``."""
+
+    @property
+    def match_id(self) -> Hashable: ...
+    @property
+    def sides(self) -> Sequence[Sequence[Hashable]]: ...
+    @property
+    def places(self) -> Sequence[int]: ...
+
+
+#: The type of the matches given to a replay, handed back as given.
+M = TypeVar("M", bound=Outcome)
+
+
 class PlayerChange(NamedTuple):
     """One player's part in one rated match: history row material."""
 
@@ -381,11 +399,11 @@ class PlayerChange(NamedTuple):
     win_probability: float
 
 
-class RatedMatch(NamedTuple):
+class RatedMatch(NamedTuple, Generic[M]):
     """One rated match of a ``replay``: the match given, and side by side, player by player,
     the ratings before and after it."""
 
-    match: MatchOutcome
+    match: M
     before: list[list[Rating]]
     after: list[list[Rating]]
     #: Per side, the pre-match win probability (summing to 1).
@@ -721,11 +739,11 @@ def _days_away(
     return elapsed, filled[ends]
 
 
-class Replayed(NamedTuple):
+class Replayed(NamedTuple, Generic[M]):
     """A replay's numbers on arrays: one slot per player per match, matches in the given
     order, each match's players side by side (history row material, for many rows at once)."""
 
-    matches: list[MatchOutcome]
+    matches: list[M]
     #: Per slot: the match's index in ``matches``, the player, his side (0-based) and its place.
     match_index: np.ndarray
     players: list[Hashable]
@@ -741,10 +759,10 @@ class Replayed(NamedTuple):
 
 def replay_arrays(
     rater: Rater,
-    matches: Iterable[MatchOutcome],
+    matches: Iterable[M],
     ratings: dict[Hashable, Rating] | None = None,
     last_day: dict[Hashable, float] | None = None,
-) -> Replayed:
+) -> Replayed[M]:
     """Rate ``matches`` in the given order, all at once (``replay`` yields them one by one).
 
     ``ratings`` (player → Rating) is the pool's state before the first match, updated in
@@ -840,10 +858,10 @@ def replay_arrays(
 
 def replay(
     rater: Rater,
-    matches: Iterable[MatchOutcome],
+    matches: Iterable[M],
     ratings: dict[Hashable, Rating] | None = None,
     last_day: dict[Hashable, float] | None = None,
-) -> Iterator[RatedMatch]:
+) -> Iterator[RatedMatch[M]]:
     """``replay_arrays``, match by match: each rated match with its players' ratings before
     and after it and its sides' pre-match win probabilities."""
     done = replay_arrays(rater, matches, ratings, last_day)

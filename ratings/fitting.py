@@ -91,12 +91,15 @@ def fit(matches: Sequence[MatchOutcome], base: Rater | None = None, *, burn_in: 
         return Fit({}, len(matches), 0, [], None, f"fewer than {min_matches} matches: the defaults")
     scored_from = int(len(matches) * burn_in)
     briers = []
-    best, best_brier, best_two = {}, None, None
+    best: dict = {}
+    best_brier: float | None = None
+    best_two: np.ndarray | None = None
     for params in candidate_parameters(base):
         brier, two = _brier(base.with_parameters(params), matches, scored_from)
         briers.append((params, brier))
         if best_brier is None or brier < best_brier:
             best, best_brier, best_two = params, brier, two
+    assert best_two is not None  # the candidates start with the defaults: one was scored
     chosen = dict(best)
     draw_share = None
     is_two = ~np.isnan(best_two)

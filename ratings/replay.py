@@ -26,6 +26,7 @@ import itertools
 from collections import Counter
 from collections.abc import Iterable
 from datetime import datetime
+from typing import cast
 
 from django.db import connection
 from django.db.models import Count, Max, Q
@@ -194,11 +195,13 @@ class _Tally:
         self.wins: Counter[int] = Counter()
         self.last: dict[int, datetime] = {}
 
-    def add(self, done: Replayed) -> None:
-        self.matches.update(done.players)
-        self.wins.update(itertools.compress(done.players, (done.place == 1).tolist()))
+    def add(self, done: Replayed[PoolMatch]) -> None:
+        # The engine keeps any hashable player; a PoolMatch's sides hold player ids.
+        players = cast(list[int], done.players)
+        self.matches.update(players)
+        self.wins.update(itertools.compress(players, (done.place == 1).tolist()))
         # A dict keeps the last value of a key: each player's last match of the chunk.
-        last = dict(zip(done.players, done.match_index.tolist(), strict=True))
+        last = dict(zip(players, done.match_index.tolist(), strict=True))
         self.last.update((player, done.matches[i].played_at) for player, i in last.items())
 
 

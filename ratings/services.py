@@ -109,10 +109,10 @@ def rating_pool_update(*, game: str, from_event: int | None = None) -> dict[str,
         # last vacuumed, a million after a large recompute, and a search of all of them took
         # longer as the pool grew (13 ms at 1,000,000 matches, autovacuum off); from the
         # task's own event on it reads the few entries of the events since.
-        pending = RatingEvent.objects.filter(game=game, processed_at__isnull=True)
+        events = RatingEvent.objects.filter(game=game, processed_at__isnull=True)
         if from_event is not None:
-            pending = pending.filter(id__gte=from_event)
-        pending = list(pending.order_by("id").values_list("id", "match_id"))
+            events = events.filter(id__gte=from_event)
+        pending = list(events.order_by("id").values_list("id", "match_id"))
         if not pending:
             return {"events": 0, "replayed": 0}
         matches = {match for _, match in pending}
@@ -134,8 +134,10 @@ def rating_recompute_request(*, by=None, games: Sequence[str] | None = None) -> 
     """Start a full recompute of ``games`` (default: every pool and every game with rated
     matches): a job with its progress, one pool task per pool fanned out as a Celery group."""
     if games is None:
-        games = set(RatingEvent.objects.values_list("game", flat=True).distinct())
-        games |= set(RatingPool.objects.values_list("game", flat=True))
+        games = [
+            *RatingEvent.objects.values_list("game", flat=True).distinct(),
+            *RatingPool.objects.values_list("game", flat=True),
+        ]
     pools = [_pool(game) for game in sorted(set(games))]
     with transaction.atomic():
         job = RecomputeJob.objects.create(requested_by=by, total=len(pools), pools=[p.pk for p in pools])

@@ -7,6 +7,9 @@ transaction rolls back and the message is handed over again). Both are idempoten
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, TypedDict
+
 from celery import shared_task
 from django.db import OperationalError
 
@@ -14,7 +17,16 @@ from scorekeeper.outbox.tasks import OutboxTask
 
 from . import services
 
-_RETRY = {
+
+class _RetryOptions(TypedDict):
+    acks_late: bool
+    autoretry_for: Sequence[type[BaseException]]
+    retry_backoff: bool
+    retry_kwargs: dict[str, Any]
+    ignore_result: bool
+
+
+_RETRY: _RetryOptions = {
     "acks_late": True,
     "autoretry_for": (OperationalError,),
     "retry_backoff": True,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.paginator import Paginator
+from django.core.paginator import Page, Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -51,7 +51,8 @@ def leaderboard(request, game: str):
     for provisional, parameter in ((False, "page"), (True, "newcomers")):
         # Paged as ids, read from the boards' index; then the page's rows (boards.leaderboard_page).
         ids = boards.leaderboard(game=game, board=board, provisional=provisional).values_list("pk", flat=True)
-        page = Paginator(ids, PLAYERS_PER_PAGE).get_page(request.GET.get(parameter))
+        # A page of ids, then of their rows.
+        page: Page[Any] = Paginator(ids, PLAYERS_PER_PAGE).get_page(request.GET.get(parameter))
         page.object_list = boards.leaderboard_page(
             page.object_list, game=game, board=board, provisional=provisional, offset=page.start_index() - 1
         )

@@ -87,6 +87,7 @@ def synthetic(seed: int, generator: Generator | None = None, with_oracle: bool =
             decay = math.exp(-(day - seen_at[p]) / g.drift_days)
             skill[p] = skill[p] * decay + rng.gauss(0, g.spread * math.sqrt(1 - decay * decay))
             seen_at[p] = day
+        sides: tuple[tuple[int, ...], ...]
         if size == 4 and rng.random() < g.teams_share:
             sides = ((chosen[0], chosen[1]), (chosen[2], chosen[3]))
         else:
@@ -94,6 +95,7 @@ def synthetic(seed: int, generator: Generator | None = None, with_oracle: bool =
         means = [sum(skill[p] for p in side) for side in sides]
         sds = [math.sqrt(len(side)) for side in sides]
         perf = [m + rng.gauss(0, s) for m, s in zip(means, sds, strict=True)]
+        oracle: tuple[float, ...] | None
         oracle_draw = None
         if len(sides) == 2:
             gap = abs(perf[0] - perf[1])
@@ -104,8 +106,10 @@ def synthetic(seed: int, generator: Generator | None = None, with_oracle: bool =
             places = [0] * len(sides)
             for rank, i in enumerate(order):
                 prev = order[rank - 1] if rank else None
-                tie = prev is not None and perf[prev] - perf[i] < g.tie_margin
-                places[i] = places[prev] if tie else rank + 1
+                if prev is not None and perf[prev] - perf[i] < g.tie_margin:
+                    places[i] = places[prev]  # a tie with the one just ahead
+                else:
+                    places[i] = rank + 1
             oracle = tuple(first_place_probabilities(means, sds)) if with_oracle else None
         out.append(BacktestMatch(g.game, tuple(tuple(f"p{p}" for p in side) for side in sides), tuple(places),
                                  oracle if with_oracle else None, tuple(means), day,

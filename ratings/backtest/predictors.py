@@ -18,9 +18,18 @@ from .refit import DynamicRefit
 
 
 class Predictor(Protocol):
+    """An online forecaster: predicts a match, then learns its outcome."""
+
     def predict(self, match: BacktestMatch) -> list[float]: ...
 
     def update(self, match: BacktestMatch) -> None: ...
+
+
+class BatchPredictor(Protocol):
+    """A forecaster of all the matches at once (each predicted before it is learned): per
+    match, each side's win probability and, for two sides, the draw's."""
+
+    def forecast(self, matches: Sequence[BacktestMatch]) -> list[tuple[list[float], float | None]]: ...
 
 
 @dataclass(frozen=True)
@@ -28,7 +37,7 @@ class Candidate:
     """A named way to start a fresh predictor (each run starts from nobody known)."""
 
     name: str
-    make: Callable[[], Predictor]
+    make: Callable[[], Predictor | BatchPredictor]
 
 
 class RaterPredictor:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from django.conf import settings
 from django.db.models import Count, Q, QuerySet, Subquery
@@ -15,6 +15,19 @@ from django.utils import timezone
 
 from .. import display
 from ..models import PlayerRating, RatingPool, RecomputeJob
+
+
+class Ranked(TypedDict):
+    """Not columns: what ``leaderboard_ranks`` sets on each row of a board's page."""
+
+    rank: int
+
+
+if TYPE_CHECKING:  # the stubs' helper, not needed at run time
+    from django_stubs_ext import WithAnnotations
+
+    #: A board's row with its ``rank`` on the board (``leaderboard_ranks``).
+    RankedRating = WithAnnotations[PlayerRating, Ranked]
 
 
 def min_matches() -> int:
@@ -79,7 +92,7 @@ def leaderboard_page(
     board: BoardFilter | None = None,
     provisional: bool = False,
     offset: int | None = None,
-) -> list[PlayerRating]:
+) -> list[RankedRating]:
     """The rows of ``ids`` (a page of ``leaderboard(…).values_list("pk", flat=True)``) in that
     order, with their players and ranks: two queries, one on the board's first page (``offset``:
     the rows listed before the page when the caller knows it; see ``leaderboard_ranks``).
@@ -99,7 +112,7 @@ def leaderboard_ranks(
     board: BoardFilter | None = None,
     provisional: bool = False,
     offset: int | None = None,
-) -> list[PlayerRating]:
+) -> list[RankedRating]:
     """``rows`` (a run of ``leaderboard``'s rows in its order: a page) with each one's ``rank``
     on that list: one more than the players listed with a higher displayed rating, so that
     equal ratings share a rank, on a page as across pages. One query, whatever the page's size
@@ -107,7 +120,7 @@ def leaderboard_ranks(
     from the boards' index (a rank over the whole board would rate and sort all of it). With
     ``offset``, the rows listed before these as their paginator knows it, only those rated
     higher are counted, and at the board's top (``offset`` 0) nothing is."""
-    rows = list(rows)
+    rows = cast("list[RankedRating]", list(rows))  # each gets its rank below
     if not rows:
         return rows
     board = board or BoardFilter.default()

@@ -6,7 +6,7 @@ explained rating changes of a page of his matches and of a score sheet's match
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from django.db.models import DateField, Q, QuerySet, Subquery
 from django.db.models.functions import Cast, TruncDate
@@ -21,10 +21,24 @@ from .boards import leaderboard_rank
 from .changes import Change
 
 
-def player_ratings(*, player: Player) -> list[PlayerRating]:
+class PoolStanding(TypedDict):
+    """Not columns: what ``player_ratings`` sets on each of a player's ratings."""
+
+    rank: int | None
+    overall_cul_rating: dict[str, float | None] | None
+
+
+if TYPE_CHECKING:  # the stubs' helper, not needed at run time
+    from django_stubs_ext import WithAnnotations
+
+    StandingRating = WithAnnotations[PlayerRating, PoolStanding]
+
+
+def player_ratings(*, player: Player) -> list[StandingRating]:
     """The player's rating in every pool he is rated in (game order), with his board ``rank`` and, in
     the cul entry, ``overall_cul_rating`` (RULES.md 8 on the sums over his cul matches)."""
-    ratings = list(PlayerRating.objects.filter(player=player).select_related("pool").order_by("pool__game"))
+    rows = PlayerRating.objects.filter(player=player).select_related("pool").order_by("pool__game")
+    ratings = cast("list[StandingRating]", list(rows))  # each gets its standing below
     for rating in ratings:
         rating.rank = leaderboard_rank(rating=rating)
         rating.overall_cul_rating = cul_overall(player=player) if rating.pool.game == "cul" else None

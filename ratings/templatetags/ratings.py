@@ -13,7 +13,7 @@ from django.utils import numberformat
 from django.utils.formats import date_format, get_format, localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
-from django.utils.timezone import template_localtime
+from django.utils.timezone import template_localtime  # type: ignore[attr-defined]  # not in django-stubs 6.1.2
 from django.utils.translation import get_language, gettext
 
 from scorekeeper.matches.templatetags.club import seat_scores

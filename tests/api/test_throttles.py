@@ -100,3 +100,17 @@ def test_the_default_write_rate_is_generous(settings):
     rate = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["write"]
     count, period = rate.split("/")
     assert int(count) >= 300 and period.startswith("min")
+
+
+def test_one_throttle_counts_requests_after_its_first(rates):
+    """DRF keeps a request's cache key in the throttle's ``key`` attribute: a method of that
+    name was shadowed by the first request's key, and a second request broke the throttle."""
+    from rest_framework.request import Request
+    from rest_framework.test import APIRequestFactory
+
+    from api.throttles import WriteThrottle
+
+    rates(write="2/minute")
+    throttle = WriteThrottle()
+    posts = [Request(APIRequestFactory().post("/api/v1/matches", {}), parsers=[]) for _ in range(3)]
+    assert [throttle.allow_request(post, None) for post in posts] == [True, True, False]

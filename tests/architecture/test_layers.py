@@ -199,7 +199,7 @@ def module_imports(name: str, tree: ast.AST, known: Iterable[str]) -> Iterator[t
         return module or None
 
     for node in ast.walk(tree):
-        wanted: list[str] = []
+        wanted: list[str]
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 parts = package.split(".")[: len(package.split(".")) - node.level + 1]
@@ -212,6 +212,8 @@ def module_imports(name: str, tree: ast.AST, known: Iterable[str]) -> Iterator[t
             wanted = [alias.name for alias in node.names]
         elif isinstance(node, ast.Call):  # import_module("…") / __import__("…") of a literal name
             wanted = [module for _line, module in imports(ast.Expression(node))]
+        else:
+            continue
         for module in wanted:
             found = nearest(module)
             if found is not None and found != name:

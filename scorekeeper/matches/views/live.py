@@ -47,6 +47,7 @@ def hand_check(request, pk: int, number: int | None = None):
     if blocked:
         return _answer(409, "hand_blocked", blocked)
     names, form = _posted_hand_form(request, match, number)
+    fields: dict[str, list[dict[str, str]]]
     if not form.is_valid():
         fields = {
             name: [{"code": e.code or "invalid", "message": " ".join(e.messages)} for e in errs.as_data()]
@@ -71,7 +72,7 @@ def hand_check(request, pk: int, number: int | None = None):
     # The engine's messages in the request's language (the seats' scores are the evaluation's own).
     outcome = _outcome(evaluation, names, match.game, breakdown=False)
     problems = []
-    fields: dict[str, list[dict[str, str]]] = {}
+    fields = {}
     for problem in outcome["errors"]:
         name = form.field_for_path(str(problem.get("path", "")))
         name = name if name in form.fields else None

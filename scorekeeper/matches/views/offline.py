@@ -58,16 +58,22 @@ SHELL = (
 )
 
 
+def _static_path(name: str) -> str:
+    path = finders.find(name)
+    if path is None:
+        raise FileNotFoundError(f"no static file {name!r}")
+    return path
+
+
 @cache
 def _worker_source() -> str:
     """sw.js with the shell's addresses and a cache version made of their content."""
     digest = hashlib.sha256()
-    worker = finders.find("matches/sw.js")
-    with open(worker, encoding="utf-8") as f:
+    with open(_static_path("matches/sw.js"), encoding="utf-8") as f:
         source = f.read()
     digest.update(source.encode())
     for name in SHELL:
-        with open(finders.find(name), "rb") as f:
+        with open(_static_path(name), "rb") as f:
             digest.update(f.read())
     shell = [static(name) for name in SHELL]
     head = f"var CACHE_VERSION = {json.dumps(digest.hexdigest()[:12])};\nvar SHELL = {json.dumps(shell)};\n"
