@@ -123,9 +123,13 @@ def rating_changes(histories: dict[str, list], *, player: Player | int, match_id
             "played_at"
         )
         condition |= Q(pool_id=pool, played_at__in=placed, match_id__in=ids)
-    # As named rows of what ``explain`` reads (in the model's order, as before), not models.
+    # As named rows of what ``explain`` reads, not models; ordered by match, side and player as
+    # ``changes.rows_of_matches`` orders them, not in the model's order, which sorts by the
+    # pool's game and the player's name and so joined three tables for nothing ``explain`` needs.
     explained = changes.explain(
-        RatingHistory.objects.filter(condition).values_list(*EXPLAINED_FIELDS, named=True)
+        RatingHistory.objects.filter(condition)
+        .order_by("match_id", "side", "player_id")
+        .values_list(*EXPLAINED_FIELDS, named=True)
     )
     return {match: explained[match, pk] for ids in by_pool.values() for match in ids}
 
