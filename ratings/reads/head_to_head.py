@@ -324,21 +324,35 @@ class Opposed:
         ]
 
 
-def opposed(*, player: Player | int) -> Opposed:
+def opposed(*, player: Player | int, first: int | None = None) -> Opposed:
     """``opponents`` and the reads behind ``records`` at once, in ``meetings``' two queries (a
     page of dozens of opponents needs nearly all his meetings anyway): his finished matches'
     seats are read once for the count and the records, where the grouped count walked them
-    again (the API's costliest statement for a busy player)."""
-    own, seated = _seatings(player=player, dated=False, named=True)
+    again (the API's costliest statement for a busy player). With ``first``, ``ranked`` holds
+    the ``first`` only (a profile's rivals): the seats are read without their players' names,
+    and only the names that can decide the order of the first are read, in one more query."""
+    own, seated = _seatings(player=player, dated=False, named=first is None)
     counted: Counter = Counter()
     names: dict[int, str] = {}
     for match_id, _game, _position, team, _placements in own:
-        for other, _other_position, other_team, name in seated.get(match_id, ()):
+        for other, _other_position, other_team, *name in seated.get(match_id, ()):
             # As the grouped count: every seat opposite his in a finished match, placed or not.
             if team is None or other_team is None or team != other_team:
                 counted[other] += 1
-                names[other] = name
-    ranked = sorted(counted.items(), key=lambda item: (-item[1], names[item[0]].casefold(), item[0]))
+                if name:
+                    names[other] = name[0]
+    if first is not None:
+        # Whoever met him at least as often as the ``first``-th most met can be among the first.
+        least = sorted(counted.values(), reverse=True)[first - 1] if len(counted) >= first else 0
+        names = dict(
+            Player.objects.filter(pk__in=[pk for pk, met in counted.items() if met >= least])
+            .order_by()
+            .values_list("pk", "name")
+        )
+    ranked = sorted(
+        ((pk, met) for pk, met in counted.items() if pk in names),
+        key=lambda item: (-item[1], names[item[0]].casefold(), item[0]),
+    )[:first]
     return Opposed([Met(Opponent(pk, names[pk]), met) for pk, met in ranked], own, seated)
 
 
@@ -358,8 +372,8 @@ def rivals(*, player: Player, limit: int = RIVALS_SHOWN) -> list[Rival]:
     two queries, whatever the pool), then the chances of the few shown. A rival's games are
     counted in the games' order, so that a tie for the game they met in most (``main_game``)
     goes to the same one every time."""
-    met = opposed(player=player)
-    shown = met.rivals([m.player for m in met.ranked[:limit]])
+    met = opposed(player=player, first=limit)
+    shown = met.rivals([m.player for m in met.ranked])
     for rival in shown:
         rival.games = Counter(dict(sorted(rival.games.items())))
     return with_chances(player=player, rivals=shown)
