@@ -28,3 +28,23 @@ def close_old_database_connections(**kwargs) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@task_prerun.connect
+def enter_site_wide_scope(task=None, **kwargs) -> None:
+    """A task is the system's own work: it sees every club (scorekeeper/clubs/scoping.py), also
+    when it runs eagerly inside a request scoped to its viewer (a rating must count the
+    private clubs' matches too)."""
+    from django_scopes.state import state
+
+    if task is not None:
+        task.request.club_scope_token = state.set({"_enabled": False})
+
+
+@task_postrun.connect
+def leave_site_wide_scope(task=None, **kwargs) -> None:
+    from django_scopes.state import state
+
+    token = getattr(task.request, "club_scope_token", None) if task is not None else None
+    if token is not None:
+        state.reset(token)

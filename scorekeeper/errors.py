@@ -35,6 +35,20 @@ class Invalid(DomainError):
     code = "invalid"
 
 
+# -- 403 (401 for a caller not signed in) ---------------------------------------------
+class NotAllowed(DomainError):
+    # The code of the first refusal there was (a match's scorers only); the clubs' refusals
+    # have codes of their own (``club_role_required``).
+    code = "not_a_scorer"
+
+
+class NotSignedIn(NotAllowed):
+    """A write by a caller who is not signed in: not allowed either, but the answer is to sign
+    in (the API's 401, as for its own authentication checks)."""
+
+    code = "not_authenticated"
+
+
 # -- 404 ------------------------------------------------------------------------------
 class NotFound(DomainError):
     code = "not_found"

@@ -152,6 +152,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI's files, served locally (no CDN)
     "csp",  # the Content-Security-Policy header (its system checks)
+    "scorekeeper.clubs",  # clubs, roles, joining, the guard on club objects (below the matches)
     "scorekeeper.matches",
     "scorekeeper.accounts",
     "scorekeeper.outbox",
@@ -176,6 +177,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Scopes every club object a request reads to the clubs its user may see (after auth).
+    "scorekeeper.clubs.scoping.ClubScopeMiddleware",
     # The signed-in user's language (between the cookie and Accept-Language) and time zone.
     "scorekeeper.accounts.middleware.PreferenceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -288,6 +291,13 @@ LANGUAGES = [("en", "English"), ("fr", "Français"), ("de", "Deutsch"), ("ru", "
 # makemessages puts the strings of scorekeeper/rules/ into the engine's folder.
 LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "scorekeeper" / "rules" / "locale"]
 TIME_ZONE = "UTC"
+
+# The club of every match and player that names none: an existing site's matches and players
+# move into it on upgrade, and a new account joins it in HOME_CLUB_NEW_ACCOUNT_ROLE ("" for
+# none), so that a single-club site works as it did before clubs.
+HOME_CLUB_NAME = env_str("HOME_CLUB_NAME", "Home club")
+HOME_CLUB_SLUG = env_str("HOME_CLUB_SLUG", "home")
+HOME_CLUB_NEW_ACCOUNT_ROLE = env_str("HOME_CLUB_NEW_ACCOUNT_ROLE", "scorer")
 USE_I18N = True
 USE_TZ = True
 

@@ -11,6 +11,17 @@ import pytest
 from tests.fakes import Tally
 
 
+@pytest.fixture(scope="session", autouse=True)
+def site_wide_outside_requests():
+    """The tests call services and selectors directly, as a command or a task does: site-wide.
+    The test client's requests are scoped to their viewer by the middleware, as in production;
+    tests/clubs/test_scoping.py checks the guard itself."""
+    from django_scopes import scopes_disabled
+
+    with scopes_disabled():
+        yield
+
+
 @pytest.fixture(autouse=True)
 def fresh_cache(settings):
     """Every test starts with no throttle or lockout counts: a cache in local memory, emptied

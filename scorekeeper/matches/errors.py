@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from scorekeeper.errors import Conflict, DomainError, Invalid, NotFound
+from scorekeeper.errors import Conflict, DomainError, Invalid, NotAllowed, NotFound, NotSignedIn  # noqa: F401
 
 from . import i18n
 
@@ -111,18 +111,6 @@ class TooManyAttempts(DomainError):
     says how many seconds to wait."""
 
     code = "claim_throttled"
-
-
-# -- 403 (401 for a caller not signed in) ---------------------------------------------
-class NotAllowed(DomainError):
-    code = "not_a_scorer"
-
-
-class NotSignedIn(NotAllowed):
-    """A write by a caller who is not signed in: not allowed either, but the answer is to sign
-    in (the API's 401, as for its own authentication checks)."""
-
-    code = "not_authenticated"
 
 
 class UserUnknown(Invalid):

@@ -18,6 +18,8 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from scorekeeper.clubs.models import Club, home_club_id
+from scorekeeper.clubs.scoping import ClubScopedManager
 from scorekeeper.rules.options import PRESETS
 
 from . import terms
@@ -69,6 +71,33 @@ class Player(models.Model):
         return reverse("player-detail", args=[self.pk])
 
 
+class ClubPlayer(models.Model):
+    """A player of a club: on its roster (its scorers seat him as one of theirs), or ``guest``
+    (he played one of its matches, named a guest, without joining). A player may be in several
+    clubs; rows are only added. Whom a viewer may see is read from here: a player seen in no
+    club the viewer may see is not shown to him (``selectors.players_seen_by``)."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="roster", verbose_name=_("club"))
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="clubs", verbose_name=_("player")
+    )
+    guest = models.BooleanField(_("guest"), default=False)
+    added_at = models.DateTimeField(_("added at"), auto_now_add=True)
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    objects = ClubScopedManager()
+
+    class Meta:
+        verbose_name = _("club player")
+        verbose_name_plural = _("club players")
+        constraints = [models.UniqueConstraint(fields=["club", "player", "guest"], name="club_player_once")]
+
+    def __str__(self) -> str:
+        return f"{self.player} · {self.club}"
+
+
 class Match(models.Model):
     #: Not a column: whether the user a write is for scores this match, set where the write
     #: reads it (``services._read``).
@@ -79,6 +108,15 @@ class Match(models.Model):
         FINISHED = "finished", _("finished")
         VOID = "void", pgettext_lazy("a match", "void")
 
+    #: The club the match was played in: who may score it, who may see it (a private club's
+    #: matches are its members' only), which club board it counts on.
+    club = models.ForeignKey(
+        Club,
+        on_delete=models.PROTECT,
+        default=home_club_id,
+        related_name="matches",
+        verbose_name=_("club"),
+    )
     #: A game key of the rules engine (``find_ruleset``), checked by ``match_create``.
     game = models.CharField(_("game"), max_length=32, db_index=True)
     preset = models.CharField(
@@ -153,6 +191,9 @@ class Match(models.Model):
         editable=False,
         help_text=_("When the other side had confirmed every hand; empty while one waits or is disputed."),
     )
+
+    #: In a request, only the matches of the clubs its viewer may see (clubs/scoping.py).
+    objects = ClubScopedManager()
 
     class Meta:
         ordering = ["-created_at", "-id"]

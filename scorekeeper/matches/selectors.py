@@ -9,13 +9,33 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import F, Prefetch, QuerySet, prefetch_related_objects
 
+from scorekeeper.clubs.models import Club
+from scorekeeper.clubs.selectors import clubs_seen_by
+
 from . import i18n
-from .models import AuditEntry, Hand, HandConfirmation, Match, Player, Seat
+from .models import AuditEntry, ClubPlayer, Hand, HandConfirmation, Match, Player, Seat
+
+#: ``viewer`` left out: the system's own read, every player.
+SYSTEM = object()
 
 
-def player_list(*, search: str = "") -> QuerySet[Player]:
-    """The players to list and pick from: not those merged into another."""
-    players = Player.objects.filter(merged_into__isnull=True)
+def players_seen_by(viewer: Any) -> QuerySet[Player]:
+    """The players ``viewer`` may see: those of a club he may see (its roster or its guests).
+    A player of a private club only is not shown to outsiders; one who plays in a public club
+    too is, with only what the public club shows."""
+    seen = clubs_seen_by(viewer)
+    if seen is None:
+        return Player.objects.all()
+    return Player.objects.filter(pk__in=ClubPlayer.objects.filter(club__in=seen).values("player_id"))
+
+
+def player_list(*, search: str = "", viewer: Any = SYSTEM, club: Club | None = None) -> QuerySet[Player]:
+    """The players to list and pick from, those ``viewer`` may see (of ``club`` only when
+    given: its roster and its guests): not those merged into another."""
+    players = Player.objects.all() if viewer is SYSTEM else players_seen_by(viewer)
+    players = players.filter(merged_into__isnull=True)
+    if club is not None:
+        players = players.filter(pk__in=ClubPlayer.objects.filter(club=club).values("player_id"))
     if search.strip():
         players = players.filter(name__icontains=search.strip())
     return players
@@ -28,14 +48,18 @@ def match_list(
     status: str | None = None,
     created_from: date | None = None,
     created_to: date | None = None,
+    club: Club | None = None,
 ) -> QuerySet[Match]:
-    """Matches newest first; ``created_from`` / ``created_to`` are inclusive days (UTC)."""
+    """Matches newest first (in a request, of the clubs its viewer may see: the manager's
+    guard); ``created_from`` / ``created_to`` are inclusive days (UTC)."""
     # The scorers in the order the score sheet lists them (by user name), so that the sheet
     # takes them from here rather than reading them again.
     scorers = get_user_model().objects.order_by("username")
-    matches = Match.objects.select_related("created_by").prefetch_related(
+    matches = Match.objects.select_related("created_by", "club").prefetch_related(
         _seats_in_order(), Prefetch("scorers", queryset=scorers)
     )
+    if club is not None:
+        matches = matches.filter(club=club)
     if game:
         matches = matches.filter(game=game)
     if status:

@@ -39,25 +39,41 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scorekeeper.clubs.models import Club, Role
+from scorekeeper.clubs.selectors import has_role
+from scorekeeper.clubs.services import home_club, require_role
 from scorekeeper.rules import OptionsInvalid, Ruleset, UnknownGame, find_ruleset
 from scorekeeper.rules.fields import is_int
 
 from . import errors, signals
-from .models import AuditEntry, Hand, Match, Player, Seat
+from .models import AuditEntry, ClubPlayer, Hand, Match, Player, Seat
 
 
 # -- players ---------------------------------------------------------------------------
-def player_create(*, name: str, by=None, user=None) -> Player:
+def player_create(*, name: str, by=None, user=None, club: Club | None = None) -> Player:
+    """A new player on ``club``'s roster (the home club's when none is named): it takes the
+    club's scorer role."""
+    club = club or home_club()
+    require_role(club, by, Role.SCORER)
     name = (name or "").strip()
     if not name:
         raise errors.Invalid(_("a player needs a name"), field="name", code="name_missing")
     with transaction.atomic():
         player = Player.objects.create(name=name, user=user, created_by=by)
-        _audit(by, AuditEntry.Action.PLAYER_CREATE, player=player, payload={"name": name})
+        ClubPlayer.objects.create(club=club, player=player, added_by=_user_or_none(by))
+        _audit(by, AuditEntry.Action.PLAYER_CREATE, player=player, payload={"name": name, "club": club.pk})
     return player
 
 
-# -- matches ---------------------------------------------------------------------------
+def club_player_add(*, club: Club, player: Player, by=None) -> ClubPlayer:
+    """Put an existing player on ``club``'s roster (a guest who became a regular); once."""
+    require_role(club, by, Role.SCORER)
+    entry, _made = ClubPlayer.objects.get_or_create(
+        club=club, player=player, guest=False, defaults={"added_by": _user_or_none(by)}
+    )
+    return entry
+
+
 def player_merge(*, player: Player | int, into: Player | int, by) -> dict[str, Any]:
     """Merge the duplicate ``player`` into ``into`` (a staff user's write): his seats become
     ``into``'s, his account link moves to ``into``, players merged into him before now point at
@@ -166,23 +182,37 @@ def match_create(
     game: str,
     players: Sequence[Player | int],
     by,
-    preset: str = "classic",
+    preset: str | None = None,
     options: dict[str, Any] | None = None,
     teams: Sequence[int] | None = None,
     title: str = "",
     scorers: Iterable = (),
     played_at: datetime | None = None,
+    club: Club | None = None,
+    guests: Sequence[Player | int] = (),
 ) -> Match:
-    """Create a match with ``players`` in seat order; options are resolved and stored in full.
+    """Create a match in ``club`` (the home club's when none is named) with ``players`` in seat
+    order; options are resolved and stored in full.
 
+    It takes the club's scorer role. Its players are the club's (its roster) or ``guests``,
+    players of other clubs named as such. The club's house rules for the game are where it
+    starts: its preset unless ``preset`` is given, its options under the ``options`` given.
     ``played_at``: when it was played, for a score sheet entered afterwards (not in the
     future); left out, the match is played when its last hand is recorded."""
+    club = club or home_club()
+    require_role(club, by, Role.SCORER)
     played_at = _valid_played_at(played_at)
+    if preset is None:
+        preset = club.house_presets.get(game, "classic")
+    house = club.house_options.get(game) if isinstance(game, str) else None
+    if house:
+        options = {**house, **(options or {})}
     try:
         ruleset_class = find_ruleset(game)
     except UnknownGame as exc:
         raise errors.game_unknown(exc) from None
     seated = _players_in_order(players)
+    guest_ids = _guests_among(club, seated, guests)
     if len(seated) not in ruleset_class.seat_counts:
         allowed = ", ".join(map(str, ruleset_class.seat_counts))
         raise errors.SeatsInvalid(
@@ -198,6 +228,7 @@ def match_create(
     seat_teams = _teams(ruleset_class, len(seated), teams)
     with transaction.atomic():
         match = Match.objects.create(
+            club=club,
             game=game,
             preset=preset or "classic",
             options=ruleset.options.to_dict(),
@@ -211,6 +242,14 @@ def match_create(
             for i, player in enumerate(seated)
         )
         match.scorers.add(*[u for u in [by, *scorers] if u is not None])
+        # A guest is seen in the club he played in as one of its guests (not on its roster).
+        been_guests = ClubPlayer.objects.filter(club=club, guest=True, player__in=guest_ids)
+        known = set(been_guests.values_list("player_id", flat=True))
+        ClubPlayer.objects.bulk_create(
+            ClubPlayer(club=club, player_id=pk, guest=True, added_by=_user_or_none(by))
+            for pk in guest_ids
+            if pk not in known
+        )
         _audit(
             by,
             AuditEntry.Action.MATCH_CREATE,
@@ -222,6 +261,8 @@ def match_create(
                 "players": [p.pk for p in seated],
                 "teams": seat_teams,
                 "played_at": played_at.isoformat() if played_at else None,
+                "club": club.pk,
+                "guests": guest_ids,
             },
         )
     return match
@@ -504,15 +545,47 @@ def _user_pk(by) -> int | None:
     return by.pk if getattr(by, "is_authenticated", False) else None
 
 
+def _user_or_none(by):
+    return by if getattr(by, "is_authenticated", False) else None
+
+
 def _require_scorer(match: Match, by) -> None:
-    """``match`` comes from ``_lock(match, by=by)``, which read whether ``by`` is a scorer."""
+    """``match`` comes from ``_lock(match, by=by)``, which read whether ``by`` is a scorer.
+    Its club's directors and admins may score it too (they run the evening it is part of)."""
     if by is None:
         return
     if not getattr(by, "is_authenticated", False):
         raise errors.NotSignedIn(_("sign in to write to a match"))
-    if by.is_superuser or match.is_scorer:
+    if by.is_superuser or match.is_scorer or has_role(match.club_id, by, Role.DIRECTOR):
         return
     raise errors.NotAllowed(_("only the match's scorers may record, correct or void it"))
+
+
+def _guests_among(club: Club, seated: list[Player], guests: Sequence[Player | int]) -> list[int]:
+    """The ids of ``guests``, each seated; every other seated player must be on the roster."""
+    guest_ids = [g.pk if isinstance(g, Player) else g for g in guests]
+    seated_ids = [p.pk for p in seated]
+    for i, pk in enumerate(guest_ids):
+        if pk not in seated_ids:
+            raise errors.SeatsInvalid(
+                _("guest %(pk)s is not one of the match's players") % {"pk": repr(pk)},
+                field=f"guests[{i}]",
+                code="guest_not_seated",
+            )
+    on_roster = set(
+        ClubPlayer.objects.filter(club=club, player__in=seated_ids, guest=False).values_list(
+            "player_id", flat=True
+        )
+    )
+    for i, player in enumerate(seated):
+        if player.pk not in on_roster and player.pk not in guest_ids:
+            raise errors.SeatsInvalid(
+                _("%(player)s does not play in %(club)s: name him a guest, or add him to the club")
+                % {"player": player, "club": club.name},
+                field=f"players[{i}]",
+                code="player_not_in_club",
+            )
+    return guest_ids
 
 
 def _require_version(match: Match, version: int | None) -> None:
