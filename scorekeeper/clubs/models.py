@@ -144,6 +144,9 @@ class JoinRequest(models.Model):
             )
         ]
 
+    def __str__(self) -> str:
+        return f"{self.user} → {self.club}"
+
 
 class ClubAuditEntry(models.Model):
     class Action(models.TextChoices):
@@ -170,6 +173,9 @@ class ClubAuditEntry(models.Model):
         ordering = ["-at", "-id"]
         verbose_name = _("club audit entry")
         verbose_name_plural = _("club audit log")
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.club} {self.action}"
 
 
 def home_club_id() -> int:
