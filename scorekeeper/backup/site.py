@@ -55,7 +55,8 @@ from django.utils import timezone, translation
 
 from ratings.models import PlayerRating, RatingEvent, RatingHistory
 from ratings.services import rating_pool_recompute, rating_recompute_request
-from scorekeeper.matches.models import Match
+from scorekeeper.clubs.models import Club, ClubAuditEntry, Membership
+from scorekeeper.matches.models import ClubPlayer, Match
 from scorekeeper.matches.selectors import match_score_sheet
 from scorekeeper.outbox.models import OutboxMessage
 
@@ -71,7 +72,13 @@ CARRIED = (
     "auth.user",  # username, names, email, password hash, flags, groups, permissions
     "accounts.preference",  # each user's language and time zone
     "knox.authtoken",  # API tokens (digests only, like the password hashes): devices stay signed in
+    "clubs.club",  # with its settings and house rules
+    "clubs.membership",  # every stretch of every role, ended ones too
+    "clubs.invitation",  # digests only: a code given out still works after a restore
+    "clubs.joinrequest",
+    "clubs.clubauditentry",
     "matches.player",  # with the player's account
+    "matches.clubplayer",  # the clubs' rosters and guests
     "matches.match",  # with its scorers
     "matches.seat",
     "matches.hand",  # every version, superseded ones too
@@ -356,9 +363,54 @@ def read(path: str | Path) -> dict[str, Any]:
 
 
 def occupied() -> dict[str, int]:
-    """The carried tables that have rows already, with their counts."""
+    """The carried tables that have rows already, with their counts (the home club that
+    ``migrate`` makes, while nothing refers to it, counts for none: the file brings its own)."""
     counts = {model._meta.label_lower: model._base_manager.count() for model in carried_models()}
+    if _empty_home_club() is not None:
+        counts["clubs.club"] -= 1
     return {label: count for label, count in counts.items() if count}
+
+
+def _empty_home_club() -> Club | None:
+    """The home club as ``migrate`` made it: no member, player, match or audit entry yet."""
+    club = Club._base_manager.filter(slug=settings.HOME_CLUB_SLUG).first()
+    if club is None:
+        return None
+    used = (
+        Membership._base_manager.filter(club=club).exists()
+        or ClubPlayer._base_manager.filter(club=club).exists()
+        or Match._base_manager.filter(club=club).exists()
+        or club.audit.exists()
+    )
+    return None if used else club
+
+
+def _make_way_for_the_files_home_club(home_rows: list) -> Club | None:
+    """A file's home club may have another id than the one made here (by ``migrate``, or by the
+    first account of a site set up before a ``--force`` import), and slugs are unique. An empty
+    one gives way; one in use steps aside under a slug of its own, and ``_join_home_clubs`` moves
+    what it holds into the file's after the load. Returns the one that stepped aside."""
+    theirs = [
+        row["pk"] for row in home_rows if (row.get("fields") or {}).get("slug") == settings.HOME_CLUB_SLUG
+    ]
+    ours = Club._base_manager.filter(slug=settings.HOME_CLUB_SLUG).first()
+    if ours is None or not theirs or theirs[0] == ours.pk:
+        return None
+    if _empty_home_club() is not None:
+        Club._base_manager.filter(pk=ours.pk).delete()
+        return None
+    Club._base_manager.filter(pk=ours.pk).update(slug=f"{settings.HOME_CLUB_SLUG}-{ours.pk}-before-import")
+    return ours
+
+
+def _join_home_clubs(stepped_aside: Club | None) -> None:
+    """The rows of this site's own home club join the file's home club (a ``--force`` import)."""
+    if stepped_aside is None:
+        return
+    home = Club._base_manager.get(slug=settings.HOME_CLUB_SLUG)
+    for model in (Membership, ClubPlayer, Match, ClubAuditEntry):
+        model._base_manager.filter(club=stepped_aside).update(club=home)
+    Club._base_manager.filter(pk=stepped_aside.pk).delete()
 
 
 def site_import(*, path: str | Path, force: bool = False, recompute: bool = True) -> dict[str, Any]:
@@ -395,16 +447,19 @@ def site_import(*, path: str | Path, force: bool = False, recompute: bool = True
         if not isinstance(label, str) or label not in ids or not isinstance(row.get("pk"), int | str):
             raise BackupError(f"the file holds a row that no carried table takes: {str(row)[:200]}")
         ids[label].add(row["pk"])
+    home_rows = [row for row in objects if row.get("model") == "clubs.club"]
     with tempfile.TemporaryDirectory() as folder:
         fixture = Path(folder) / "site.json"
         with fixture.open("w", encoding="utf-8") as stream:
             json.dump(objects, stream, ensure_ascii=False)
         del objects
         with transaction.atomic():
+            stepped_aside = _make_way_for_the_files_home_club(home_rows)
             try:
                 call_command("loaddata", str(fixture), verbosity=0)
             except Exception as exc:  # whatever it is, the transaction rolls back: nothing is stored
                 raise BackupError(f"the file could not be loaded (nothing is stored): {exc}") from exc
+            _join_home_clubs(stepped_aside)
             summary = site_summary(only=ids if force else None)
             problems = differences(check, summary, ratings=False)
             if problems:
