@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 def test_the_demo_records_a_dozen_players_and_finished_matches_of_several_games():
     call_command("demo", stdout=None)
 
-    assert Player.objects.count() == 12
+    assert Player.objects.count() == 13  # the dozen and the private club's own player
     finished = Match.objects.filter(status="finished")
     assert finished.count() == Match.objects.count() >= 8
     assert finished.values("game").distinct().count() >= 4
@@ -42,3 +42,25 @@ def test_the_demo_has_established_and_provisional_piquet_players_and_a_season():
     now = timezone.now()
     season = season_board(game="piquet", start=now.replace(day=1, hour=0, minute=0), end=now)
     assert len(season) >= 6 and all(row.matches >= 1 for row in season)
+
+
+def test_the_demo_has_two_clubs_sharing_a_player_one_of_them_private():
+    from django.contrib.auth.models import AnonymousUser
+
+    from scorekeeper.clubs.models import Club
+    from scorekeeper.clubs.scoping import viewer_scope
+    from scorekeeper.matches.selectors import players_seen_by
+
+    call_command("demo", stdout=None)
+
+    cercle, back_room = Club.objects.get(slug="cercle"), Club.objects.get(slug="back-room")
+    assert cercle.public and not back_room.public
+    shared = set(cercle.roster.values_list("player__name", flat=True)) & set(
+        back_room.roster.values_list("player__name", flat=True)
+    )
+    assert shared == {"Alice"}
+    assert Match.objects.filter(club=back_room, status="finished").count() == 2
+    with viewer_scope(AnonymousUser()):
+        assert not Match.objects.filter(club=back_room).exists()
+        seen = set(players_seen_by(AnonymousUser()).values_list("name", flat=True))
+    assert "Alice" in seen and "Mireille" not in seen

@@ -1,6 +1,8 @@
 """`manage.py demo`: a dozen players and finished matches of every game, recorded hand by hand,
 and a piquet league of six of them (every pair plays once) so that the leaderboard has
-established players beside provisional ones, and the season board a table.
+established players beside provisional ones, and the season board a table. Two clubs beside
+the home club share a player: the public "Cercle du Piquet" and the private "Back Room", whose
+own player and matches only its members (and staff) see.
 
 The hands come from scorekeeper/devtools/demo/<game>.json and go through the same services as the
 API, so the demo is also a smoke test of the whole recording path. Idempotent: players are
@@ -19,6 +21,9 @@ from django.db import transaction
 from ratings import display
 from ratings.reads.boards import leaderboard
 from ratings.services import rating_events_process_all
+from scorekeeper.clubs import services as club_services
+from scorekeeper.clubs.models import Club
+from scorekeeper.clubs.scoping import site_wide
 from scorekeeper.devtools import DEMO_DATA
 from scorekeeper.matches import errors, services
 from scorekeeper.matches.models import Match, Player
@@ -37,12 +42,24 @@ LEAGUE_PLAYERS = 6
 #: Pairs who meet again and again, so that a profile's head-to-head shows something: each plays
 #: every piquet case twice each way round (who wins depends on the seat).
 RIVALS = [("Alice", "Boris", 2), ("Alice", "Camille", 1)]
+#: The clubs: slug, name, public, their players (Alice plays in both; Mireille only in the
+#: private one), and the pairs who play a piquet party there.
+CLUBS = [
+    ("cercle", "Cercle du Piquet", True, ["Alice", "Boris", "Camille"],
+     [("Alice", "Boris"), ("Camille", "Alice")]),
+    ("back-room", "Back Room", False, ["Alice", "Mireille"],
+     [("Alice", "Mireille"), ("Mireille", "Alice")]),
+]  # fmt: skip
 
 
 class Command(BaseCommand):
     help = "Load demo players and finished matches of several games (idempotent)."
 
     def handle(self, *args, **options) -> None:
+        with site_wide():  # the system's own work, also when called from a script
+            self._load()
+
+    def _load(self) -> None:
         user = self._demo_user()
         players = [self._player(name, user) for name in PLAYERS]
         created = skipped = 0
@@ -70,6 +87,7 @@ class Command(BaseCommand):
         league_created, league_skipped = self._league(players[:LEAGUE_PLAYERS], user)
         created, skipped = created + league_created, skipped + league_skipped
         created += self._rivals(user)
+        created += self._clubs(user)
         self.stdout.write(
             f"demo: {created} match(es) recorded, {skipped} already there, {len(players)} players"
         )
@@ -119,6 +137,35 @@ class Command(BaseCommand):
                         created += 1
         return created
 
+    def _clubs(self, user) -> int:
+        cases = json.loads((DEMO_DATA / "piquet.json").read_text(encoding="utf-8"))
+        created = 0
+        for slug, name, public, names, pairs in CLUBS:
+            club = Club.objects.filter(slug=slug).first()
+            if club is None:
+                club = club_services.club_create(by=user, name=name, slug=slug, public=public)
+            players = {}
+            for player_name in names:
+                player = Player.objects.filter(name=player_name, clubs__club=club).first()
+                if player is None:
+                    player = Player.objects.filter(name=player_name).order_by("id").first()
+                    if player is None:
+                        player = services.player_create(name=player_name, by=user, club=club)
+                    services.club_player_add(club=club, player=player, by=user)
+                players[player_name] = player
+            for number, (first, second) in enumerate(pairs, start=1):
+                title = f"Demo {name}: {first} v {second}"
+                if Match.objects.filter(title=title).exists():
+                    continue
+                case = cases[number % len(cases)]
+                try:
+                    self._record("piquet", case, title, [players[first], players[second]], user, club=club)
+                except errors.DomainError as exc:
+                    self.stderr.write(f"could not record {title}: {exc.code}: {exc}")
+                    continue
+                created += 1
+        return created
+
     def _ratings(self) -> None:
         # Each finished match's rating event was handed to Celery after its commit: in-process
         # without Redis (./run), to the worker with it. Whatever is still pending (Redis down,
@@ -148,10 +195,10 @@ class Command(BaseCommand):
         return player or services.player_create(name=name, by=user)
 
     @transaction.atomic
-    def _record(self, game: str, case: dict, title: str, seated: list[Player], user) -> Match:
+    def _record(self, game: str, case: dict, title: str, seated: list[Player], user, club=None) -> Match:
         # One transaction per match: a hand the engine refuses leaves no half-recorded match.
         match = services.match_create(
-            game=game, players=seated, by=user, options=case.get("options") or {}, title=title
+            game=game, players=seated, by=user, options=case.get("options") or {}, title=title, club=club
         )
         for record in case["hands"]:
             hand = services.hand_record(match=match, record=record, by=user)
