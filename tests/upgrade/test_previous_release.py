@@ -54,7 +54,7 @@ PREVIOUS_RELEASE = {
     "ratings": "0005_history_partitioned_by_pool",
 }
 #: Apps the previous release did not have.
-NEW_APPS = {"idempotency"}
+NEW_APPS = {"idempotency", "clubs"}
 #: The tables the upgrade renames (with every row), and the models whose content type it moves.
 RENAMED_TABLES = {"matches_idempotencykey": "idempotency_idempotencykey"}
 MOVED_CONTENT_TYPES = {("matches", "idempotencykey"): ("idempotency", "idempotencykey")}
@@ -64,7 +64,7 @@ MOVED_CONTENT_TYPES = {("matches", "idempotencykey"): ("idempotency", "idempoten
 #: write and are dropped before the upgrade.
 ADDED_FIELDS = {
     ("outbox", "OutboxMessage"): ("alive_at",),
-    ("matches", "Match"): ("played_at", "confirmed_at"),
+    ("matches", "Match"): ("played_at", "confirmed_at", "club"),
     ("matches", "Player"): ("merged_into",),
     ("ratings", "RatingPool"): ("fit_report", "parameters"),
 }
@@ -72,6 +72,13 @@ ADDED_FIELDS = {
 #: This release's services and score sheets read them, so they exist while the site's rows are
 #: written and read, and are dropped just before the upgrade.
 ADDED_MODELS = [("matches", "HandConfirmation"), ("matches", "PlayerClaimCode")]
+#: The clubs' tables: made by the upgrade and filled (clubs 0002, matches 0016): one home club,
+#: every account a scorer in it, every player on its roster, every match its (``Match.club``,
+#: above). Made first while the site is populated (``Match.club`` refers to them), dropped last.
+CLUB_MODELS = [
+    ("clubs", "Club"), ("clubs", "Invitation"), ("clubs", "Membership"), ("clubs", "JoinRequest"),
+    ("clubs", "ClubAuditEntry"), ("matches", "ClubPlayer"),
+]  # fmt: skip
 #: The columns the upgrade renames, keeping their values: (app, model, field) → its old column.
 #: Given their new names while this release's services populate the site, the old ones again
 #: before the upgrade.
@@ -125,6 +132,10 @@ def has_index(model, index) -> bool:
 
 def added_models():
     return [django_apps.get_model(app, name) for app, name in ADDED_MODELS]
+
+
+def club_models():
+    return [django_apps.get_model(app, name) for app, name in CLUB_MODELS]
 
 
 def renamed_fields():
@@ -231,6 +242,27 @@ def every_table() -> dict[str, list]:
     return found
 
 
+def assert_everything_is_in_the_home_club(before: dict[str, list]) -> None:
+    """After the upgrade: one club, the home club; every account of before a scorer in it,
+    every player on its roster, every match its (a single-club site goes on as it was)."""
+    from django.contrib.auth import get_user_model
+
+    from scorekeeper.clubs.models import Club, Membership
+    from scorekeeper.matches.models import ClubPlayer
+
+    (home,) = Club.objects.all()
+    assert (home.slug, home.name, home.public) == (settings.HOME_CLUB_SLUG, settings.HOME_CLUB_NAME, True)
+    users = {row["id"] for row in before[get_user_model()._meta.db_table]}
+    assert users and sorted(
+        Membership.objects.values_list("club_id", "user_id", "role", "ended_at")
+    ) == sorted((home.pk, user, "scorer", None) for user in users)
+    players = {row["id"] for row in before["matches_player"]}
+    assert players and sorted(ClubPlayer.objects.values_list("club_id", "player_id", "guest")) == sorted(
+        (home.pk, player, False) for player in players
+    )
+    assert set(Match.objects.values_list("club_id", flat=True)) == {home.pk}
+
+
 def fingerprint(method: str, path: str, body) -> str:
     """An idempotency key's fingerprint as the previous release computed it (api/idempotency.py
     then): the HMAC of the request's method, path, If-Match and body."""
@@ -262,6 +294,8 @@ def test_an_upgrade_from_the_previous_release_keeps_every_row_sheet_and_rating(
     # This release's services write the site's rows at the previous release's schema: its
     # tables are this release's, but for the ones the upgrade renames.
     with connection.schema_editor() as editor:
+        for model in club_models():
+            editor.create_model(model)
         for model, field in added_fields():
             editor.add_field(model, field)
         for model, field, former in renamed_fields():
@@ -304,7 +338,9 @@ def test_an_upgrade_from_the_previous_release_keeps_every_row_sheet_and_rating(
     sheets, ratings = every_sheet(), every_rating()
     assert ratings[0] and ratings[1]
     with connection.schema_editor() as editor:
-        for model, field in added_fields():
+        # Last added, first dropped: SQLite drops a foreign key (Match.club) by rebuilding the
+        # table from the model, which would bring back the columns dropped before it.
+        for model, field in reversed(list(added_fields())):
             editor.remove_field(model, field)
         for model, field, former in renamed_fields():
             editor.alter_field(model, field, former)
@@ -317,6 +353,8 @@ def test_an_upgrade_from_the_previous_release_keeps_every_row_sheet_and_rating(
                 editor.remove_index(model, index)
             editor.add_index(model, old_index)
         for model in added_models():
+            editor.delete_model(model)
+        for model in reversed(club_models()):
             editor.delete_model(model)
     assert database_schema() == old_schema  # the previous release's, exactly
     before = every_table()
@@ -356,8 +394,13 @@ def test_an_upgrade_from_the_previous_release_keeps_every_row_sheet_and_rating(
         key=repr,
     )
     after = every_table()
+    club_tables = {model._meta.db_table for model in club_models()}
+    assert_everything_is_in_the_home_club(before)
+    after = {table: rows for table, rows in after.items() if table not in club_tables}
     # migrate's post_migrate gives the added models their content types and permissions.
-    added_types = {(model._meta.app_label, model._meta.model_name) for model in added_models()}
+    added_types = {
+        (model._meta.app_label, model._meta.model_name) for model in [*added_models(), *club_models()]
+    }
     types = {
         row["id"] for row in after["django_content_type"] if (row["app_label"], row["model"]) in added_types
     }
