@@ -57,18 +57,18 @@ def club_seen(slug: str, user: Any) -> Club:
     return club
 
 
-def membership_of(club: Club | int, user: Any) -> Membership | None:
+def membership_of(club: Club | int | None, user: Any) -> Membership | None:
     if not getattr(user, "is_authenticated", False):
         return None
     return open_memberships(user).filter(club=club).first()
 
 
-def role_of(club: Club | int, user: Any) -> str | None:
+def role_of(club: Club | int | None, user: Any) -> str | None:
     membership = membership_of(club, user)
     return membership.role if membership else None
 
 
-def has_role(club: Club | int, user: Any, role: str) -> bool:
+def has_role(club: Club | int | None, user: Any, role: str) -> bool:
     """Whether ``user`` holds ``role`` or a higher one in ``club`` (staff hold every role)."""
     if is_site_wide(user):
         return True
