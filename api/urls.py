@@ -4,7 +4,7 @@ from csp.decorators import csp_update
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import auth, exceptions, exchange, games, hands, matches, people, players, ratings, root
+from . import auth, exceptions, exchange, games, hands, matches, people, personal, players, ratings, root
 
 v1 = [
     path("", root.ApiRoot.as_view(), name="root"),
@@ -58,6 +58,8 @@ v1 = [
     path("ratings/recompute/<int:pk>", ratings.RecomputeDetail.as_view(), name="rating-recompute-detail"),
     # head-to-head, player merge (api/people.py)
     path("players/<int:pk>/merge", people.PlayerMerge.as_view(), name="player-merge"),
+    path("players/<int:pk>/anonymise", personal.PlayerAnonymise.as_view(), name="player-anonymise"),
+    path("me/data", personal.MyData.as_view(), name="my-data"),
     path("players/<int:pk>/opponents", people.Opponents.as_view(), name="player-opponents"),
     path("players/<int:pk>/vs/<int:other>", people.HeadToHead.as_view(), name="player-head-to-head"),
     path(

@@ -391,6 +391,7 @@ class AuditEntry(models.Model):
         CLAIM_CODE_CREATE = "claim_code_create", _("account code given")
         PLAYER_LINK = "player_link", _("player linked to an account")
         MATCH_PLAYED_AT = "match_played_at", _("date played changed")
+        PLAYER_ANONYMISE = "player_anonymise", _("player anonymised")
 
     # Only ``match`` and ``at`` are indexed: the log is read per match (newest first) and, in
     # the admin, as a whole by date; every index costs each write an insert.
