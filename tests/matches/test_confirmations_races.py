@@ -1,6 +1,7 @@
 """The other side's answers against concurrent writes: the match row lock takes them in turn
 (PostgreSQL: real concurrent transactions)."""
 
+import contextvars
 import threading
 
 import pytest
@@ -38,7 +39,9 @@ def race(*calls):
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
+    # Each thread in a copy of the test's context: site-wide, as the test (a new thread's
+    # context is empty, and the clubs' guard refuses a query in no scope).
+    threads = [threading.Thread(target=contextvars.copy_context().run, args=(run, call)) for call in calls]
     for t in threads:
         t.start()
     for t in threads:

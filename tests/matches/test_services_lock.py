@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import threading
 
 import psycopg
@@ -80,7 +81,9 @@ def test_concurrent_recordings_without_a_version_get_consecutive_numbers(tally_m
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=record, args=(i,)) for i in range(5)]
+    # Each thread in a copy of the test's context: site-wide, as the test (a new thread's
+    # context is empty, and the clubs' guard refuses a query in no scope).
+    threads = [threading.Thread(target=contextvars.copy_context().run, args=(record, i)) for i in range(5)]
     for t in threads:
         t.start()
     for t in threads:

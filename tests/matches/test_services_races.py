@@ -4,6 +4,7 @@ The match row lock (select_for_update) makes the version check exact; this needs
 concurrent transactions, so PostgreSQL.
 """
 
+import contextvars
 import threading
 
 import pytest
@@ -33,7 +34,11 @@ def test_two_scorers_racing_for_the_same_hand_end_as_one_hand_and_one_conflict(t
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=record, args=(p,)) for p in ([3, 1], [1, 3])]
+    # Each thread in a copy of the test's context: site-wide, as the test (a new thread's
+    # context is empty, and the clubs' guard refuses a query in no scope).
+    threads = [
+        threading.Thread(target=contextvars.copy_context().run, args=(record, p)) for p in ([3, 1], [1, 3])
+    ]
     for t in threads:
         t.start()
     for t in threads:
