@@ -21,6 +21,7 @@ from scorekeeper.clubs.selectors import has_role, is_site_wide
 
 from . import errors
 from .models import AuditEntry, ClubPlayer, Hand, HandConfirmation, Match, Player, PlayerClaimCode, Seat
+from .selectors import players_seen_by
 
 
 def _when(value) -> str | None:
@@ -100,7 +101,8 @@ def player_anonymise(*, player: Player | int, by: Any, reason: str = "") -> Play
     with transaction.atomic():
         pk = player.pk if isinstance(player, Player) else player
         player = Player.objects.select_for_update().filter(pk=pk).first()
-        if player is None:
+        if player is None or (by is not None and not players_seen_by(by).filter(pk=pk).exists()):
+            # A private club's player is not there for those outside it.
             raise errors.NotFound(_("no player %(pk)s") % {"pk": pk}, field="player", code="player_not_found")
         clubs = list(ClubPlayer.objects.filter(player=player, guest=False).values_list("club_id", flat=True))
         if by is not None and not (is_site_wide(by) or any(has_role(club, by, Role.ADMIN) for club in clubs)):
