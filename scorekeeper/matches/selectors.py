@@ -9,8 +9,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import F, Prefetch, QuerySet, prefetch_related_objects
 
-from scorekeeper.clubs.models import Club
-from scorekeeper.clubs.selectors import clubs_seen_by
+from scorekeeper.clubs.models import Club, Role
+from scorekeeper.clubs.selectors import clubs_seen_by, has_role
 
 from . import i18n
 from .models import AuditEntry, ClubPlayer, Hand, HandConfirmation, Match, Player, Seat
@@ -146,7 +146,8 @@ def hand_recorder_side(*, match: Match, hand: Hand, sides: dict[int, tuple]) -> 
 
 
 def user_scores_match(*, user, match: Match) -> bool:
-    """Whether ``user`` may write to ``match``: one of its scorers, or a superuser.
+    """Whether ``user`` may write to ``match``: one of its scorers, a director or admin of its
+    club, or staff (as ``services._require_scorer`` decides).
 
     A page asks it more than once (the view's permission, then its template tags): the answer
     is kept on this ``match`` object, which a request reads afresh, so the question costs one
@@ -162,6 +163,8 @@ def user_scores_match(*, user, match: Match) -> bool:
             known[user.pk] = any(scorer.pk == user.pk for scorer in scorers)
         else:
             known[user.pk] = match.scorers.filter(pk=user.pk).exists()
+        if not known[user.pk]:
+            known[user.pk] = has_role(match.club_id, user, Role.DIRECTOR)
     return known[user.pk]
 
 

@@ -72,7 +72,9 @@ def test_whether_a_user_scores_a_match_is_read_once_for_the_match_object(
     tally_match, user, other_user, django_assert_num_queries
 ):
     match = Match.objects.get(pk=tally_match.pk)
-    with django_assert_num_queries(2):  # one for each user, then kept on the match
+    # One for each user (and for one who is not a scorer, his role in the match's club), then
+    # kept on the match.
+    with django_assert_num_queries(3):
         assert user_scores_match(user=user, match=match) and user_scores_match(user=user, match=match)
         assert not user_scores_match(user=other_user, match=match)
         assert not user_scores_match(user=other_user, match=match)
@@ -88,7 +90,9 @@ def test_scorers_and_seats_read_with_the_match_are_used_as_they_are(
     listed = match_list().get(pk=tally_match.pk)  # with its seats and its scorers
     with django_assert_num_queries(0):
         assert user_scores_match(user=user, match=listed)
+    with django_assert_num_queries(1):  # not a scorer: his role in the match's club
         assert not user_scores_match(user=other_user, match=listed)
+    with django_assert_num_queries(0):
         assert [(seat.position, seat.player.name) for seat in seats_of(listed)] == read_now
     assert len(read_now) == 2 and read_now == sorted(read_now)
     assert seats_of(match_with_seats().get(pk=tally_match.pk)) == seats_of(
