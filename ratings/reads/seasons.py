@@ -12,13 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django import forms
-from django.db.models import Case, Count, F, OuterRef, Q, Subquery, When
+from django.db.models import Case, Count, Exists, F, OuterRef, Q, Subquery, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .. import display
 from ..models import PlayerRating, RatingHistory, RatingPool
 from ..raters import rater
+from .visibility import Clubs, in_clubs
 
 #: The longest period a season board covers (a generous ten years; beyond it a typo, say 20205).
 LONGEST_DAYS = 3660
@@ -127,8 +128,16 @@ class SeasonBoard(Sequence):
     so that a page costs its rows, not the period's (a whole pool's period is every history row).
     Iterated whole, it completes every row in those two queries."""
 
-    def __init__(self, pool: int | None, start: dt.datetime, end: dt.datetime, ranked: list[_Ranked]):
+    def __init__(
+        self,
+        pool: int | None,
+        start: dt.datetime,
+        end: dt.datetime,
+        ranked: list[_Ranked],
+        clubs: Clubs = None,
+    ):
         self._pool, self._start, self._end, self._ranked = pool, start, end, ranked
+        self._clubs = clubs
 
     def __len__(self) -> int:
         return len(self._ranked)
@@ -145,7 +154,7 @@ class SeasonBoard(Sequence):
         if not ranked:
             return []
         ids = [entry.player_id for entry in ranked]
-        mine = _in_period(self._pool, self._start, self._end).filter(player_id__in=ids)
+        mine = in_clubs(_in_period(self._pool, self._start, self._end).filter(player_id__in=ids), self._clubs)
         counts = {
             player: (matches, wins)
             for player, matches, wins in mine.values("player_id")
@@ -167,7 +176,7 @@ class SeasonBoard(Sequence):
         }
         out = []
         for entry in ranked:
-            matches, wins = counts[entry.player_id]
+            matches, wins = counts.get(entry.player_id, (0, 0))
             shown = entry.shown
             out.append(SeasonRow(
                 rank=entry.rank, player_id=entry.player_id, player_name=entry.player_name,
@@ -183,7 +192,7 @@ def _in_period(pool: int | None, start: dt.datetime, end: dt.datetime):
     return RatingHistory.objects.filter(pool_id=pool, played_at__gte=start, played_at__lt=end)
 
 
-def season_board(*, game: str, start: dt.datetime, end: dt.datetime) -> SeasonBoard:
+def season_board(*, game: str, start: dt.datetime, end: dt.datetime, clubs: Clubs = None) -> SeasonBoard:
     """The players of a pool who played in [``start``, ``end``), the highest displayed rating
     at the period's end first (then by id), each with his ``rank`` (equal ratings share one).
 
@@ -192,16 +201,23 @@ def season_board(*, game: str, start: dt.datetime, end: dt.datetime) -> SeasonBo
     current one when his last match is before ``end`` (a player's rating is the one after his
     last rated match), else the one after his last match in the period, one seek of the
     history's per-player index (none: he did not play in it). The rows shown are completed as
-    they are taken (``SeasonBoard``)."""
+    they are taken (``SeasonBoard``).
+
+    ``clubs`` (a viewer's, issue 33): only the players with a rated match in the period in one
+    of those clubs (a probe of his period's rows a player), their matches and wins counted
+    over those clubs' matches; the rating and its change are his one rating's."""
     pool = RatingPool.objects.filter(game=game).values_list("pk", flat=True).first()
     if pool is None:
         return SeasonBoard(None, start, end, [])
     last = _in_period(pool, start, end).filter(player_id=OuterRef("player_id"))
     last = last.order_by("-played_at", "-match_id")
     before_end = Q(last_played_at__lt=end)
+    candidates = PlayerRating.objects.filter(pool_id=pool, last_played_at__gte=start)
+    if clubs is not None:
+        seen = in_clubs(_in_period(pool, start, end).filter(player_id=OuterRef("player_id")), clubs)
+        candidates = candidates.filter(Exists(seen))
     players = (
-        PlayerRating.objects.filter(pool_id=pool, last_played_at__gte=start)
-        .annotate(
+        candidates.annotate(
             mu_end=Case(When(before_end, then=F("mu")), default=Subquery(last.values("mu_after")[:1])),
             sigma_end=Case(
                 When(before_end, then=F("sigma")), default=Subquery(last.values("sigma_after")[:1])
@@ -222,4 +238,4 @@ def season_board(*, game: str, start: dt.datetime, end: dt.datetime) -> SeasonBo
         if shown.rating != previous:
             rank, previous = position, shown.rating
         ranked.append(_Ranked(rank, player, name, mu, sigma, shown))
-    return SeasonBoard(pool, start, end, ranked)
+    return SeasonBoard(pool, start, end, ranked, clubs)
