@@ -39,29 +39,39 @@ def player_ratings(*, player: Player, clubs: Clubs = None, federation: bool = Fa
     """The player's rating in every pool he is rated in (game order), with his board ``rank`` and, in
     the cul entry, ``overall_cul_rating`` (RULES.md 8 on the sums over his cul matches).
 
-    ``clubs`` (a viewer's, ``visibility``): only the pools where he has a rated match in those
-    clubs, with ``matches`` and ``wins`` counted over those clubs' matches only (one grouped
-    query more); the rating is his one rating (the federation's). ``federation``: his rank on
+    ``clubs`` (a viewer's, ``visibility``): not the pools where he played in other clubs only,
+    ``matches`` and ``wins`` without those of the other clubs' matches (one grouped query
+    more); the rating is his one rating (the federation's). ``federation``: his rank on
     the federation's board (``boards.board_filter_for``: the site's board of a non-staff viewer)."""
     rows = PlayerRating.objects.filter(player=player).select_related("pool").order_by("pool__game")
     ratings = cast("list[StandingRating]", list(rows))  # each gets its standing below
+    hidden: dict[int, tuple[int, int]] = {}
     if clubs is not None and ratings:
-        seen = {
-            pool: (matches, wins)
-            for pool, matches, wins in in_clubs(
-                RatingHistory.objects.filter(player=player, pool_id__in=[r.pool_id for r in ratings]), clubs
-            )
+        # His rows in the clubs the viewer does not see, per pool: taken off his counts, and a
+        # pool where he played in such clubs only is not shown.
+        seen_here = Q(match__club_id__in=clubs)
+        for pool, total, seen, hidden_wins in (
+            RatingHistory.objects.filter(player=player, pool_id__in=[r.pool_id for r in ratings])
             .order_by()
             .values("pool_id")
-            .annotate(n=Count("match_id"), w=Count("match_id", filter=Q(place=1)))
-            .values_list("pool_id", "n", "w")
-        }
-        ratings = [rating for rating in ratings if rating.pool_id in seen]
+            .annotate(
+                n=Count("match_id"),
+                s=Count("match_id", filter=seen_here),
+                w=Count("match_id", filter=Q(place=1) & ~seen_here),
+            )
+            .values_list("pool_id", "n", "s", "w")
+        ):
+            if total > seen:
+                hidden[pool] = (total - seen, hidden_wins)
+            if total and not seen:
+                hidden[pool] = (-1, 0)
+        ratings = [rating for rating in ratings if hidden.get(rating.pool_id, (0, 0))[0] >= 0]
     for rating in ratings:
         board = federation_filter(rating.pool.game) if federation else BoardFilter.default()
         rating.rank = leaderboard_rank(rating=rating, board=board)
-        if clubs is not None:  # the counts of what the viewer sees; the rank was the board's
-            rating.matches, rating.wins = seen[rating.pool_id]
+        if rating.pool_id in hidden:  # the counts of what the viewer sees; the rank was the board's
+            off, off_wins = hidden[rating.pool_id]
+            rating.matches, rating.wins = rating.matches - off, rating.wins - off_wins
         rating.overall_cul_rating = (
             cul_overall(player=player, clubs=clubs) if rating.pool.game == "cul" else None
         )
