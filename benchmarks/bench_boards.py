@@ -79,7 +79,7 @@ def store_clubs(club_count: int, player_ids: list[int], matches: int, now) -> tu
     before it. Returns the match ids (in their order) and the clubs."""
     from ratings.backtest import synthetic_db
     from scorekeeper.clubs.models import Club
-    from scorekeeper.matches.models import ClubPlayer, Match
+    from scorekeeper.matches.models import ClubPlayer
 
     clubs = Club.objects.bulk_create([
         Club(name=f"Club {c}", slug=f"club-{c}", public=c % 10 != 9) for c in range(club_count)
@@ -98,8 +98,9 @@ def store_clubs(club_count: int, player_ids: list[int], matches: int, now) -> tu
         for month in range(months):
             chunk = tables[month * len(tables) // months : (month + 1) * len(tables) // months]
             begins = now - dt.timedelta(days=30.4 * (months - month))
-            ids = synthetic_db.store(game="tally", tables=chunk, player_ids=seated, start=begins)
-            Match.objects.filter(pk__in=ids).update(club=club)
+            ids = synthetic_db.store(
+                game="tally", tables=chunk, player_ids=seated, start=begins, club=club.pk
+            )
             match_ids[:0] = ids  # the first club's last: the score sheet asked for is public
     ClubPlayer.objects.bulk_create(entries, batch_size=1000)
     return match_ids, clubs

@@ -249,33 +249,39 @@ def _overview_of(pool: RatingPool, board: BoardFilter, top: int) -> dict[str, An
 # -- the boards by club (issue 33) ---------------------------------------------------------------
 def private_only_players(game: str) -> frozenset[int]:
     """The players with no rated match of ``game`` in a public club (they played it in private
-    clubs only): the federation board leaves them off. Two reads whatever the pool: the
-    private clubs' players (rosters and guests: a match seats only these,
-    ``scorekeeper.matches.services.match_create``), and of them, through the seats' player
-    index, those with no finished match of the game in a public club (a probe that stops at the
-    first such seat)."""
+    clubs only): the federation board leaves them off. A match seats only its club's players
+    (its roster and its guests: ``scorekeeper.matches.services.match_create``), so only the
+    private clubs' players can be such, and of them, one in no public club's roster or guests
+    is one for certain; of the others (a player shared with a public club), those with no
+    finished match of the game in a public club, a probe of his seats through their player
+    index that stops at the first public one. Three small reads whatever the pool."""
     with site_wide():  # which players to hide is the system's question, not the viewer's
-        candidates = list(
-            ClubPlayer.objects.filter(club__public=False)
+        entries = list(
+            ClubPlayer.objects.filter(
+                player_id__in=ClubPlayer.objects.filter(club__public=False).values("player_id")
+            )
             .order_by()
-            .values_list("player_id", flat=True)
-            .distinct()
+            .values_list("player_id", "club__public")
         )
-    if not candidates:
+    if not entries:
         return frozenset()
-    public_seat = Seat.objects.filter(
-        player_id=OuterRef("player_id"),
-        match__game=game,
-        match__status=Match.Status.FINISHED,
-        match__club__public=True,
-    )
+    shared = {player for player, public in entries if public}
+    only_private = {player for player, _public in entries} - shared
     pool = RatingPool.objects.filter(game=game).values("pk")[:1]
-    hidden = (
-        PlayerRating.objects.filter(pool_id=Subquery(pool), player_id__in=candidates)
-        .exclude(Exists(public_seat))
-        .order_by()
-        .values_list("player_id", flat=True)
-    )
+    rated = PlayerRating.objects.filter(pool_id=Subquery(pool)).order_by()
+    hidden = set(rated.filter(player_id__in=sorted(only_private)).values_list("player_id", flat=True))
+    if shared:
+        public_seat = Seat.objects.filter(
+            player_id=OuterRef("player_id"),
+            match__game=game,
+            match__status=Match.Status.FINISHED,
+            match__club__public=True,
+        )
+        hidden |= set(
+            rated.filter(player_id__in=sorted(shared))
+            .exclude(Exists(public_seat))
+            .values_list("player_id", flat=True)
+        )
     return frozenset(hidden)
 
 

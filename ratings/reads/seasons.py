@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from .. import display
 from ..models import PlayerRating, RatingHistory, RatingPool
 from ..raters import rater
-from .visibility import Clubs, in_clubs
+from .visibility import Clubs, in_clubs, players_of_unseen_clubs
 
 #: The longest period a season board covers (a generous ten years; beyond it a typo, say 20205).
 LONGEST_DAYS = 3660
@@ -214,8 +214,10 @@ def season_board(*, game: str, start: dt.datetime, end: dt.datetime, clubs: Club
     before_end = Q(last_played_at__lt=end)
     candidates = PlayerRating.objects.filter(pool_id=pool, last_played_at__gte=start)
     if clubs is not None:
+        # Only a player of a club not seen can have played in the period in such clubs only:
+        # he is probed; everyone else played in the period where the viewer sees it.
         seen = in_clubs(_in_period(pool, start, end).filter(player_id=OuterRef("player_id")), clubs)
-        candidates = candidates.filter(Exists(seen))
+        candidates = candidates.filter(~Q(player_id__in=players_of_unseen_clubs(clubs)) | Exists(seen))
     players = (
         candidates.annotate(
             mu_end=Case(When(before_end, then=F("mu")), default=Subquery(last.values("mu_after")[:1])),

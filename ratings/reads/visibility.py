@@ -18,7 +18,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 
 from scorekeeper.clubs.selectors import clubs_seen_by
-from scorekeeper.matches.models import Player
+from scorekeeper.matches.models import ClubPlayer, Player
 from scorekeeper.matches.selectors import players_seen_by
 
 #: The clubs of a read: a subquery of club ids, or None for every club.
@@ -36,6 +36,16 @@ def in_clubs(rows: QuerySet, clubs: Clubs, *, match: str = "match") -> QuerySet:
     if clubs is None:
         return rows
     return rows.filter(**{f"{match}__club_id__in": clubs})
+
+
+def players_of_unseen_clubs(clubs: Clubs) -> QuerySet | None:
+    """The ids of the players on the roster or among the guests of a club not in ``clubs``
+    (None: every club is seen, so none): only these can have matches the viewer does not see
+    (a match seats only its club's players). Read through the unguarded base manager: the
+    question is the system's (a request's scope would keep the rows to the clubs it sees)."""
+    if clubs is None:
+        return None
+    return ClubPlayer._base_manager.exclude(club_id__in=clubs).values("player_id")
 
 
 def player_seen(pk: int, viewer: Any) -> Player:
