@@ -142,7 +142,7 @@ def _pair(request, pk: int, other: int, game: str | None):
     # Issue 33: the players the viewer sees (else a 404), their meetings in his clubs only.
     player = visibility.player_seen(pk, request.user)
     opponent = visibility.player_seen(other, request.user)
-    clubs = visibility.clubs_of_viewer(request.user)
+    clubs = visibility.clubs_for_player(player, visibility.clubs_of_viewer(request.user))
     return head_to_head.pair(player=player, opponent=opponent, game=game, clubs=clubs)
 
 
@@ -158,7 +158,9 @@ class Opponents(generics.GenericAPIView):
     def get(self, request, pk: int):
         player = visibility.player_seen(pk, request.user)  # issue 33: his matches in the viewer's clubs
         # Ranked whole by their meeting counts; the records made for the page's opponents only.
-        met = head_to_head.opposed(player=player, clubs=visibility.clubs_of_viewer(request.user))
+        met = head_to_head.opposed(
+            player=player, clubs=visibility.clubs_for_player(player, visibility.clubs_of_viewer(request.user))
+        )
         page = self.paginate_queryset(met.ranked)
         assert page is not None  # the API pages every list (api/pagination.py)
         rivals = met.rivals([m.player for m in page])

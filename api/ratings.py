@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 from ratings import display, services
 from ratings.models import RecomputeJob
 from ratings.reads import boards, changes, player_history, predictions, seasons, visibility
+from scorekeeper.clubs.selectors import is_site_wide
 from scorekeeper.matches import errors
 from scorekeeper.matches.selectors import players_seen_by
 from scorekeeper.rules import UnknownGame, find_ruleset
@@ -463,8 +464,9 @@ class PlayerRatings(APIView):
     @extend_schema(responses={200: PlayerRatingsSerializer, **schema.errors(404)})
     def get(self, request, pk: int):
         player = visibility.player_seen(pk, request.user)  # issue 33: a private-only player is a 404
-        clubs = visibility.clubs_of_viewer(request.user)
-        ratings = player_history.player_ratings(player=player, clubs=clubs, federation=clubs is not None)
+        clubs = visibility.clubs_for_player(player, visibility.clubs_of_viewer(request.user))
+        federation = not is_site_wide(request.user)
+        ratings = player_history.player_ratings(player=player, clubs=clubs, federation=federation)
         body = {"player": player, "ratings": ratings}
         return Response(PlayerRatingsSerializer(body, context={"request": request}).data)
 
@@ -484,7 +486,7 @@ class PlayerRatingHistory(generics.GenericAPIView):
         # for the first row while a match's rating is pending: one statement of five fewer.
         # Issue 33: the rows of the matches of the clubs the viewer sees; a player he does not see
         # is a 404 (a row of a match he sees has a player he sees: a match seats its club's).
-        clubs = visibility.clubs_of_viewer(request.user)
+        clubs = visibility.clubs_for_player(pk, visibility.clubs_of_viewer(request.user))
         try:
             _game(game)
             page = self.paginate_queryset(

@@ -71,10 +71,11 @@ def player_detail(request, pk: int):
     # Issue 33: a player of private clubs only is a 404 to outsiders; of one who plays in
     # public and private clubs they see what the clubs they see hold (his rating is the one).
     player = visibility.player_seen(pk, request.user)
-    clubs = visibility.clubs_of_viewer(request.user)
+    clubs = visibility.clubs_for_player(player, visibility.clubs_of_viewer(request.user))
+    federation = not is_site_wide(request.user)
     histories = player_history.player_histories(player=player, clubs=clubs)
     games = []
-    for rating in player_history.player_ratings(player=player, clubs=clubs, federation=clubs is not None):
+    for rating in player_history.player_ratings(player=player, clubs=clubs, federation=federation):
         game = rating.pool.game
         history = histories.get(game, [])
         boards.mark([rating])  # (the provisional mark from the counts the viewer sees)
@@ -88,10 +89,12 @@ def player_detail(request, pk: int):
     # His matches with their seats only (the list shows no scorers, no creator), counted from
     # his seats (an index-only count, where the matches' count joined each of his matches).
     matches = match_selectors.match_with_seats().filter(seats__player=player).only(*LISTED_MATCH_FIELDS)
-    paginator = Paginator(matches, MATCHES_PER_PAGE)
-    # One seat a match (a constraint); the matches of the clubs the viewer sees.
-    paginator.count = visibility.in_clubs(Seat.objects.filter(player=player), clubs).count()
-    page = paginator.get_page(request.GET.get("page"))
+    if clubs is None:
+        paginator = Paginator(matches, MATCHES_PER_PAGE)
+        paginator.count = Seat.objects.filter(player=player).count()  # one seat a match (a constraint)
+        page = paginator.get_page(request.GET.get("page"))
+    else:
+        page = _matches_in_clubs(request, player, clubs)
     changes = player_history.rating_changes(
         histories, player=player, match_ids=[match.pk for match in page.object_list]
     )
@@ -100,6 +103,18 @@ def player_detail(request, pk: int):
         rows.append({"match": match, "place": _place_of(match, player), "change": changes.get(match.pk)})
     context: dict[str, Any] = {"player": player, "games": games, "page": page, "rows": rows}
     return render(request, "ratings/player_detail.html", context)
+
+
+def _matches_in_clubs(request, player: Player, clubs) -> Page:
+    """Issue 33: the page of his matches in ``clubs`` (he plays in clubs the viewer does not
+    see), paged through his seats in those clubs, newest first, then the page's matches read
+    by id: the guarded match list's club filter walked every match of the site by its date."""
+    seats = visibility.in_clubs(Seat.objects.filter(player=player), clubs)
+    ids = seats.order_by("-match__created_at", "-match_id").values_list("match_id", flat=True)
+    page: Page[Any] = Paginator(ids, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    shown = match_selectors.match_with_seats().only(*LISTED_MATCH_FIELDS).in_bulk(list(page.object_list))
+    page.object_list = [shown[pk] for pk in page.object_list if pk in shown]
+    return page
 
 
 def _place_of(match, player: Player) -> int | None:

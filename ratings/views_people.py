@@ -63,7 +63,10 @@ def head_to_head_page(request, pk: int, other: int):
     if game is not None and game not in RULESETS:
         raise Http404(f"unknown game {game!r}")
     both = head_to_head.pair(
-        player=player, opponent=opponent, game=game, clubs=visibility.clubs_of_viewer(request.user)
+        player=player,
+        opponent=opponent,
+        game=game,
+        clubs=visibility.clubs_for_player(player, visibility.clubs_of_viewer(request.user)),
     )
     rows = list(zip(both.meetings, both.running, strict=True))[::-1]  # newest first
     page = Paginator(rows, MATCHES_PER_PAGE).get_page(request.GET.get("page"))

@@ -16,6 +16,8 @@ from django.db.models import Case, Count, Exists, F, OuterRef, Q, Subquery, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scorekeeper.matches.models import ClubPlayer
+
 from .. import display
 from ..models import PlayerRating, RatingHistory, RatingPool
 from ..raters import rater
@@ -154,14 +156,19 @@ class SeasonBoard(Sequence):
         if not ranked:
             return []
         ids = [entry.player_id for entry in ranked]
-        mine = in_clubs(_in_period(self._pool, self._start, self._end).filter(player_id__in=ids), self._clubs)
-        counts = {
-            player: (matches, wins)
-            for player, matches, wins in mine.values("player_id")
-            .annotate(matches=Count("match"), wins=Count("match", filter=Q(place=1)))
-            .values_list("player_id", "matches", "wins")
-            .order_by()
-        }
+        mine = _in_period(self._pool, self._start, self._end).filter(player_id__in=ids)
+        counts = _counts(mine)
+        if self._clubs is not None:
+            # Issue 33: the page's players of clubs the viewer does not see counted again over
+            # the clubs he sees (the others' matches are all in those: no join for them).
+            suspects = set(
+                ClubPlayer._base_manager.filter(player_id__in=ids)
+                .exclude(club_id__in=self._clubs)
+                .values_list("player_id", flat=True)
+            )
+            if suspects:
+                seen = _counts(in_clubs(mine.filter(player_id__in=sorted(suspects)), self._clubs))
+                counts.update({pk: seen.get(pk, (0, 0)) for pk in suspects})
         # His first row in the period (the rating before it), through the per-player index.
         first = _in_period(self._pool, self._start, self._end).filter(player_id=OuterRef("player_id"))
         first = first.order_by("played_at", "match_id")
@@ -185,6 +192,17 @@ class SeasonBoard(Sequence):
                 change=shown.rating - starts[entry.player_id],
             ))  # fmt: skip
         return out
+
+
+def _counts(rows) -> dict[int, tuple[int, int]]:
+    """Matches and wins per player of history ``rows``."""
+    return {
+        player: (matches, wins)
+        for player, matches, wins in rows.values("player_id")
+        .annotate(matches=Count("match"), wins=Count("match", filter=Q(place=1)))
+        .values_list("player_id", "matches", "wins")
+        .order_by()
+    }
 
 
 def _in_period(pool: int | None, start: dt.datetime, end: dt.datetime):

@@ -48,6 +48,18 @@ def players_of_unseen_clubs(clubs: Clubs) -> QuerySet | None:
     return ClubPlayer._base_manager.exclude(club_id__in=clubs).values("player_id")
 
 
+def clubs_for_player(player: Player | int, clubs: Clubs) -> Clubs:
+    """``clubs`` for the reads of ``player``'s matches, or None when he plays in no club outside
+    them (one probe of his clubs' rows): then every match of his is one the viewer sees, and his
+    reads need not join each seat or history row to its match's club."""
+    if clubs is None:
+        return None
+    pk = player.pk if isinstance(player, Player) else player
+    if not ClubPlayer._base_manager.filter(player_id=pk).exclude(club_id__in=clubs).exists():
+        return None
+    return clubs
+
+
 def player_seen(pk: int, viewer: Any) -> Player:
     """The player ``pk`` if ``viewer`` may see him (he is on the roster of, or played as a
     guest in, a club the viewer sees), else a 404, as for a player who does not exist."""

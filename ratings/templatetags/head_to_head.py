@@ -7,7 +7,7 @@ from __future__ import annotations
 from django import template
 
 from ..reads.head_to_head import rivals
-from ..reads.visibility import clubs_of_viewer
+from ..reads.visibility import clubs_for_player, clubs_of_viewer
 
 register = template.Library()
 
@@ -16,4 +16,5 @@ register = template.Library()
 def rivals_of(context, player):
     """His rivals met in the clubs the page's viewer sees (issue 33)."""
     request = context.get("request")
-    return rivals(player=player, clubs=clubs_of_viewer(getattr(request, "user", None)))
+    clubs = clubs_for_player(player, clubs_of_viewer(getattr(request, "user", None)))
+    return rivals(player=player, clubs=clubs)
