@@ -85,7 +85,8 @@ def store_clubs(club_count: int, player_ids: list[int], matches: int, now) -> tu
         Club(name=f"Club {c}", slug=f"club-{c}", public=c % 10 != 9) for c in range(club_count)
     ])  # fmt: skip
     homes = [player_ids[c::club_count] for c in range(club_count)]
-    entries, match_ids = [], []
+    entries: list[ClubPlayer] = []
+    match_ids: list[int] = []
     for c, club in enumerate(clubs):
         guests = homes[(c + 1) % club_count][:2]
         entries += [ClubPlayer(club=club, player_id=p) for p in homes[c]]

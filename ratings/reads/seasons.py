@@ -235,7 +235,11 @@ def season_board(*, game: str, start: dt.datetime, end: dt.datetime, clubs: Club
         # Only a player of a club not seen can have played in the period in such clubs only:
         # he is probed; everyone else played in the period where the viewer sees it.
         seen = in_clubs(_in_period(pool, start, end).filter(player_id=OuterRef("player_id")), clubs)
-        candidates = candidates.filter(~Q(player_id__in=players_of_unseen_clubs(clubs)) | Exists(seen))
+        # One in no club the viewer sees did not (no probe); one in both kinds is probed.
+        in_seen = ClubPlayer._base_manager.filter(club_id__in=clubs).values("player_id")
+        candidates = candidates.filter(
+            ~Q(player_id__in=players_of_unseen_clubs(clubs)) | (Q(player_id__in=in_seen) & Exists(seen))
+        )
     players = (
         candidates.annotate(
             mu_end=Case(When(before_end, then=F("mu")), default=Subquery(last.values("mu_after")[:1])),
