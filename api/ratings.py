@@ -486,7 +486,7 @@ class PlayerRatingHistory(generics.GenericAPIView):
         # for the first row while a match's rating is pending: one statement of five fewer.
         # Issue 33: the rows of the matches of the clubs the viewer sees; a player he does not see
         # is a 404 (a row of a match he sees has a player he sees: a match seats its club's).
-        clubs = visibility.clubs_for_player(pk, visibility.clubs_of_viewer(request.user))
+        clubs = visibility.clubs_of_viewer(request.user)  # joined in the page's statement: no probe
         try:
             _game(game)
             page = self.paginate_queryset(
