@@ -192,6 +192,9 @@ def test_the_api_answers_each_viewer_what_he_sees(site, who):
 
     [entry] = api.get(f"/api/v1/players/{sam}/ratings").json()["ratings"]
     assert entry["matches"] == (9 if sees_private else 6)
+    # A player of the public club only: all his matches are seen, read without the clubs' join.
+    [olga] = api.get(f"/api/v1/players/{site['olga'].pk}/ratings").json()["ratings"]
+    assert olga["matches"] == PUBLIC_MATCHES["olga"] and olga["rank"] is not None
     history = api.get(f"/api/v1/players/{sam}/ratings/tally/history").json()
     assert history["count"] == (9 if sees_private else 6)
     opponents = api.get(f"/api/v1/players/{sam}/opponents").json()["results"]
