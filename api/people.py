@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_field
@@ -18,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
 from ratings.models import RecomputeJob
-from ratings.reads import head_to_head
+from ratings.reads import head_to_head, visibility
 from scorekeeper.matches import errors, services
 from scorekeeper.matches.models import Player
 from scorekeeper.rules import RULESETS
@@ -139,10 +138,12 @@ def _filters(request) -> dict:
     return _valid(HeadToHeadFilterSerializer, data) if isinstance(data, Mapping) else {}
 
 
-def _pair(pk: int, other: int, game: str | None):
-    player = get_object_or_404(Player, pk=pk)
-    opponent = get_object_or_404(Player, pk=other)
-    return head_to_head.pair(player=player, opponent=opponent, game=game)
+def _pair(request, pk: int, other: int, game: str | None):
+    # Issue 33: the players the viewer sees (else a 404), their meetings in his clubs only.
+    player = visibility.player_seen(pk, request.user)
+    opponent = visibility.player_seen(other, request.user)
+    clubs = visibility.clubs_for_player(player, visibility.clubs_of_viewer(request.user))
+    return head_to_head.pair(player=player, opponent=opponent, game=game, clubs=clubs)
 
 
 # -- views --------------------------------------------------------------------------------
@@ -155,9 +156,11 @@ class Opponents(generics.GenericAPIView):
 
     @extend_schema(responses={200: OpponentSerializer(many=True), **schema.errors(404)})
     def get(self, request, pk: int):
-        player = get_object_or_404(Player, pk=pk)
+        player = visibility.player_seen(pk, request.user)  # issue 33: his matches in the viewer's clubs
         # Ranked whole by their meeting counts; the records made for the page's opponents only.
-        met = head_to_head.opposed(player=player)
+        met = head_to_head.opposed(
+            player=player, clubs=visibility.clubs_for_player(player, visibility.clubs_of_viewer(request.user))
+        )
         page = self.paginate_queryset(met.ranked)
         assert page is not None  # the API pages every list (api/pagination.py)
         rivals = met.rivals([m.player for m in page])
@@ -177,7 +180,7 @@ class HeadToHead(generics.GenericAPIView):
     )
     def get(self, request, pk: int, other: int):
         game = _filters(request).get("game")
-        both = _pair(pk, other, game)
+        both = _pair(request, pk, other, game)
         matches_url = reverse(
             "api:player-head-to-head-matches", args=[both.player.pk, both.opponent.pk], request=request
         )
@@ -196,7 +199,7 @@ class HeadToHeadMatches(generics.GenericAPIView):
     )
     def get(self, request, pk: int, other: int):
         game = _filters(request).get("game")
-        both = _pair(pk, other, game)
+        both = _pair(request, pk, other, game)
         rows = [{"meeting": m, "record": r} for m, r in zip(both.meetings, both.running, strict=True)][::-1]
         page = self.paginate_queryset(rows)
         return self.get_paginated_response(MeetingSerializer(page, many=True).data)

@@ -22,9 +22,10 @@ from rest_framework.views import APIView
 
 from ratings import display, services
 from ratings.models import RecomputeJob
-from ratings.reads import boards, changes, player_history, predictions, seasons
+from ratings.reads import boards, changes, player_history, predictions, seasons, visibility
+from scorekeeper.clubs.selectors import is_site_wide
 from scorekeeper.matches import errors
-from scorekeeper.matches.models import Player
+from scorekeeper.matches.selectors import players_seen_by
 from scorekeeper.rules import UnknownGame, find_ruleset
 
 from . import schema
@@ -415,7 +416,8 @@ class Leaderboard(generics.GenericAPIView):
         _game(game)
         query = BoardQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        board = query.board()
+        # The federation's board (no private-only player) for anyone but staff (issue 33).
+        board = boards.board_filter_for(request.user, game, query.board())
         provisional = query.validated_data["provisional"]
         rows = boards.leaderboard(game=game, board=board, provisional=provisional)
         ids = self.paginate_queryset(rows.values_list("pk", flat=True))
@@ -448,7 +450,8 @@ class SeasonLeaderboard(generics.GenericAPIView):
         query = SeasonQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         start, end = query.validated_data["period"].bounds(dt.UTC)
-        page = self.paginate_queryset(seasons.season_board(game=game, start=start, end=end))
+        clubs = visibility.clubs_of_viewer(request.user)  # issue 33: what the viewer's clubs hold
+        page = self.paginate_queryset(seasons.season_board(game=game, start=start, end=end, clubs=clubs))
         return self.get_paginated_response(SeasonEntrySerializer(page, many=True).data)
 
 
@@ -460,8 +463,11 @@ class PlayerRatings(APIView):
 
     @extend_schema(responses={200: PlayerRatingsSerializer, **schema.errors(404)})
     def get(self, request, pk: int):
-        player = get_object_or_404(Player, pk=pk)
-        body = {"player": player, "ratings": player_history.player_ratings(player=player)}
+        player = visibility.player_seen(pk, request.user)  # issue 33: a private-only player is a 404
+        clubs = visibility.clubs_for_player(player, visibility.clubs_of_viewer(request.user))
+        federation = not is_site_wide(request.user)
+        ratings = player_history.player_ratings(player=player, clubs=clubs, federation=federation)
+        body = {"player": player, "ratings": ratings}
         return Response(PlayerRatingsSerializer(body, context={"request": request}).data)
 
 
@@ -478,15 +484,20 @@ class PlayerRatingHistory(generics.GenericAPIView):
         # The player's 404 comes before any other answer, but a page with rows has its player
         # (they are his): only a refusal or an empty page reads him. The night's apps poll this
         # for the first row while a match's rating is pending: one statement of five fewer.
+        # Issue 33: the rows of the matches of the clubs the viewer sees; a player he does not see
+        # is a 404 (a row of a match he sees has a player he sees: a match seats its club's).
+        clubs = visibility.clubs_of_viewer(request.user)  # joined in the page's statement: no probe
         try:
             _game(game)
-            page = self.paginate_queryset(player_history.player_rating_history(player=pk, game=game))
+            page = self.paginate_queryset(
+                player_history.player_rating_history(player=pk, game=game, clubs=clubs)
+            )
         except (errors.DomainError, APIException):
-            get_object_or_404(Player, pk=pk)
+            visibility.player_seen(pk, request.user)
             raise
         assert page is not None  # the API pages every list (api/pagination.py)
         if not page:
-            get_object_or_404(Player, pk=pk)
+            visibility.player_seen(pk, request.user)
         explained = changes.explain(changes.rows_of_matches(page))
         return self.get_paginated_response(
             HistoryEntrySerializer(page, many=True, context={"changes": explained}).data
@@ -521,7 +532,7 @@ class Predict(APIView):
                 field="players",
                 code="seat_count",
             )
-        found = Player.objects.in_bulk(ids)
+        found = players_seen_by(request.user).in_bulk(ids)  # issue 33: unseen players are unknown
         for i, pk in enumerate(ids):
             if pk not in found:
                 raise errors.Invalid(f"there is no player {pk}", field=f"players[{i}]", code="player_unknown")

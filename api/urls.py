@@ -4,7 +4,20 @@ from csp.decorators import csp_update
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import auth, exceptions, exchange, games, hands, matches, people, personal, players, ratings, root
+from . import (
+    auth,
+    club_boards,
+    exceptions,
+    exchange,
+    games,
+    hands,
+    matches,
+    people,
+    personal,
+    players,
+    ratings,
+    root,
+)
 
 v1 = [
     path("", root.ApiRoot.as_view(), name="root"),
@@ -56,6 +69,12 @@ v1 = [
     path("predict", ratings.Predict.as_view(), name="predict"),
     path("ratings/recompute", ratings.RecomputeList.as_view(), name="rating-recompute-list"),
     path("ratings/recompute/<int:pk>", ratings.RecomputeDetail.as_view(), name="rating-recompute-detail"),
+    # a club's board (api/club_boards.py; the clubs themselves in api/clubs.py)
+    path(
+        "clubs/<slug:slug>/leaderboards/<str:game>",
+        club_boards.ClubLeaderboard.as_view(),
+        name="club-leaderboard",
+    ),
     # head-to-head, player merge (api/people.py)
     path("players/<int:pk>/merge", people.PlayerMerge.as_view(), name="player-merge"),
     path("players/<int:pk>/anonymise", personal.PlayerAnonymise.as_view(), name="player-anonymise"),

@@ -45,6 +45,13 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument(
+        "--clubs",
+        type=int,
+        default=0,
+        help="a site of this many clubs (one in ten private; issue 33): each plays among its own "
+        "players and two of the next club's, and the club's and the federation's boards are asked",
+    )
+    parser.add_argument(
         "--profile", metavar="WORD", help="print where the time of the answers whose label has it goes"
     )
     args = parser.parse_args()
@@ -55,19 +62,64 @@ def main() -> None:
 
         os.environ["DATABASE_URL"], drop = scratch_database(url, "bench_boards")
         try:
-            run(args.matches, args.players, args.runs, args.profile)
+            run(args.matches, args.players, args.runs, args.profile, args.clubs)
         finally:
             drop()
         return
     with tempfile.TemporaryDirectory() as scratch:
         os.environ["DATABASE_URL"] = f"sqlite:///{scratch}/bench.sqlite3"
-        run(args.matches, args.players, args.runs, args.profile)
+        run(args.matches, args.players, args.runs, args.profile, args.clubs)
 
 
-def run(matches: int, player_count: int, runs: int, profile: str | None = None) -> None:
+def store_clubs(club_count: int, player_ids: list[int], matches: int, now) -> tuple[list[int], list]:
+    """A site of ``club_count`` clubs (every tenth private): club c's matches are among its own
+    players (``player_ids[c::club_count]``, its roster) and the first two of the next club's
+    (its guests), a twelfth of them in each of the last twelve months. So the private clubs'
+    players are private-only but for the two of each who play as guests in the public club
+    before it. Returns the match ids (in their order) and the clubs."""
+    from ratings.backtest import synthetic_db
+    from scorekeeper.clubs.models import Club
+    from scorekeeper.matches.models import ClubPlayer
+
+    clubs = Club.objects.bulk_create([
+        Club(name=f"Club {c}", slug=f"club-{c}", public=c % 10 != 9) for c in range(club_count)
+    ])  # fmt: skip
+    homes = [player_ids[c::club_count] for c in range(club_count)]
+    entries: list[ClubPlayer] = []
+    match_ids: list[int] = []
+    for c, club in enumerate(clubs):
+        guests = homes[(c + 1) % club_count][:2]
+        entries += [ClubPlayer(club=club, player_id=p) for p in homes[c]]
+        entries += [ClubPlayer(club=club, player_id=p, guest=True) for p in guests]
+        seated = homes[c] + guests
+        tables = synthetic_db.outcomes(
+            players=len(seated), matches=matches // club_count, seed=21 + c, sizes=(2, 3, 4)
+        )
+        months = 12
+        for month in range(months):
+            chunk = tables[month * len(tables) // months : (month + 1) * len(tables) // months]
+            begins = now - dt.timedelta(days=30.4 * (months - month))
+            ids = synthetic_db.store(
+                game="tally", tables=chunk, player_ids=seated, start=begins, club=club.pk
+            )
+            match_ids[:0] = ids  # the first club's last: the score sheet asked for is public
+    ClubPlayer.objects.bulk_create(entries, batch_size=1000)
+    return match_ids, clubs
+
+
+def run(matches: int, player_count: int, runs: int, profile: str | None = None, club_count: int = 0) -> None:
     import django
 
     django.setup()
+    from scorekeeper.clubs.scoping import site_wide
+
+    # The system's own writes and reads site-wide, as a management command's (issue 33's guard);
+    # each request runs in its viewer's scope (the middleware's, which enables the guard again).
+    with site_wide():
+        _run(matches, player_count, runs, profile, club_count)
+
+
+def _run(matches: int, player_count: int, runs: int, profile: str | None, club_count: int) -> None:
     from django.conf import settings
     from django.core.management import call_command
     from django.db import connection
@@ -87,16 +139,20 @@ def run(matches: int, player_count: int, runs: int, profile: str | None = None) 
     install()
     started = time.perf_counter()
     ids = synthetic_db.players(player_count)
-    tables = synthetic_db.outcomes(players=player_count, matches=matches, seed=21, sizes=(2, 3, 4))
-    # Spread over five years of months (the synthetic matches of a month a millisecond apart), so
-    # that "this month" is a month's share of the pool, as in a club's history.
-    months = 60
     now = timezone.now()
-    match_ids = []
-    for month in range(months):
-        chunk = tables[month * len(tables) // months : (month + 1) * len(tables) // months]
-        begins = now - dt.timedelta(days=30.4 * (months - month))
-        match_ids += synthetic_db.store(game="tally", tables=chunk, player_ids=ids, start=begins)
+    match_ids: list[int] = []
+    clubs: list = []
+    if club_count:
+        match_ids, clubs = store_clubs(club_count, ids, matches, now)
+    else:
+        tables = synthetic_db.outcomes(players=player_count, matches=matches, seed=21, sizes=(2, 3, 4))
+        # Spread over five years of months (the synthetic matches of a month a millisecond apart),
+        # so that "this month" is a month's share of the pool, as in a club's history.
+        months = 60
+        for month in range(months):
+            chunk = tables[month * len(tables) // months : (month + 1) * len(tables) // months]
+            begins = now - dt.timedelta(days=30.4 * (months - month))
+            match_ids += synthetic_db.store(game="tally", tables=chunk, player_ids=ids, start=begins)
     stored = time.perf_counter()
     if connection.vendor == "postgresql":
         # A full recompute: one incremental update of 100,000 pending matches names them all in
@@ -111,6 +167,14 @@ def run(matches: int, player_count: int, runs: int, profile: str | None = None) 
         f"pool: {matches} tally matches among {player_count} players, stored in {stored - started:.1f} s, "
         f"rated in {rated - stored:.1f} s ({connection.vendor})"
     )
+    if clubs:
+        from ratings.reads import boards
+
+        private = sum(not club.public for club in clubs)
+        print(
+            f"site: {len(clubs)} clubs, {private} private; "
+            f"{len(boards.private_only_players('tally'))} private-only players"
+        )
     busiest = (
         RatingHistory.objects.values("player_id")
         .annotate(n=Count("id"))
@@ -135,6 +199,15 @@ def run(matches: int, player_count: int, runs: int, profile: str | None = None) 
         ("api season, every match", "/api/v1/leaderboards/tally/season" + whole),
         ("api the busiest history", f"/api/v1/players/{busiest[0]}/ratings/tally/history"),
     ]
+    if clubs:
+        # An anonymous client: the site's boards above are the federation's (no private-only
+        # player); a club's board, its first page and its provisional list.
+        club = clubs[0].slug
+        answers += [
+            ("page a club's board", reverse("club-board", args=[club, "tally"])),
+            ("api a club's board", f"/api/v1/clubs/{club}/leaderboards/tally"),
+            ("api a club's provisional list", f"/api/v1/clubs/{club}/leaderboards/tally?provisional=true"),
+        ]
     client = Client()
     print(f"{'answer':40} {'median':>8} {'CPU':>8} {'DB CPU':>8} {'both':>8} {'p90':>8} {'queries':>8}")
     for label, url in answers:

@@ -12,4 +12,5 @@ urlpatterns = [
     path("leaderboards/", views.leaderboards, name="leaderboards"),
     path("leaderboards/<slug:game>/", views.leaderboard, name="leaderboard"),
     path("leaderboards/<slug:game>/season/", views.season, name="season"),
+    path("clubs/<slug:slug>/board/<slug:game>/", views.club_board, name="club-board"),
 ]

@@ -9,11 +9,13 @@ from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils import timezone
 from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext, ngettext
 
+from scorekeeper.clubs.selectors import club_seen, is_site_wide
+from scorekeeper.errors import DomainError
 from scorekeeper.matches import selectors as match_selectors
 from scorekeeper.matches.models import Player, Seat
 from scorekeeper.matches.views.club import MATCHES_PER_PAGE
@@ -22,7 +24,7 @@ from scorekeeper.rules import RULESETS
 from . import display
 from .charts import line_chart
 from .raters import rater
-from .reads import boards, player_history, seasons
+from .reads import boards, player_history, seasons, visibility
 
 PLAYERS_PER_PAGE = 50
 #: What the profile's match list shows of a match (its title, status, game and day, its seats'
@@ -32,7 +34,8 @@ LISTED_MATCH_FIELDS = ("id", "game", "title", "status", "created_at", "state", "
 
 def leaderboards(request):
     """``/leaderboards/``: every rated game, its best players."""
-    overview = boards.leaderboards_overview(top=5)
+    # The federation's boards for anyone but staff: no private-only player (issue 33).
+    overview = boards.leaderboards_overview(top=5, federation=not is_site_wide(request.user))
     rated = {board["game"] for board in overview}
     context = {
         "boards": overview,
@@ -46,7 +49,7 @@ def leaderboard(request, game: str):
     then its provisional players (fewer rated matches than the board needs), paged apart."""
     if game not in RULESETS:
         raise Http404(f"unknown game {game!r}")
-    board = boards.BoardFilter.default()
+    board = boards.board_filter_for(request.user, game)  # the federation's, but for staff
     pages = {}
     for provisional, parameter in ((False, "page"), (True, "newcomers")):
         # Paged as ids, read from the boards' index; then the page's rows (boards.leaderboard_page).
@@ -65,13 +68,17 @@ def leaderboard(request, game: str):
 def player_detail(request, pk: int):
     """``/players/<id>/``: per game his rating, place, chart, matches, wins and places; the
     overall cul rating; his matches with their results (paged as the match list is)."""
-    player = get_object_or_404(Player, pk=pk)
-    histories = player_history.player_histories(player=player)
+    # Issue 33: a player of private clubs only is a 404 to outsiders; of one who plays in
+    # public and private clubs they see what the clubs they see hold (his rating is the one).
+    player = visibility.player_seen(pk, request.user)
+    clubs = visibility.clubs_for_player(player, visibility.clubs_of_viewer(request.user))
+    federation = not is_site_wide(request.user)
+    histories = player_history.player_histories(player=player, clubs=clubs)
     games = []
-    for rating in player_history.player_ratings(player=player):
+    for rating in player_history.player_ratings(player=player, clubs=clubs, federation=federation):
         game = rating.pool.game
         history = histories.get(game, [])
-        boards.mark([rating])
+        boards.mark([rating])  # (the provisional mark from the counts the viewer sees)
         games.append({
             "game": game,
             "rating": rating,
@@ -82,9 +89,12 @@ def player_detail(request, pk: int):
     # His matches with their seats only (the list shows no scorers, no creator), counted from
     # his seats (an index-only count, where the matches' count joined each of his matches).
     matches = match_selectors.match_with_seats().filter(seats__player=player).only(*LISTED_MATCH_FIELDS)
-    paginator = Paginator(matches, MATCHES_PER_PAGE)
-    paginator.count = Seat.objects.filter(player=player).count()  # one seat a match (a constraint)
-    page = paginator.get_page(request.GET.get("page"))
+    if clubs is None:
+        paginator = Paginator(matches, MATCHES_PER_PAGE)
+        paginator.count = Seat.objects.filter(player=player).count()  # one seat a match (a constraint)
+        page = paginator.get_page(request.GET.get("page"))
+    else:
+        page = _matches_in_clubs(request, player, clubs)
     changes = player_history.rating_changes(
         histories, player=player, match_ids=[match.pk for match in page.object_list]
     )
@@ -93,6 +103,23 @@ def player_detail(request, pk: int):
         rows.append({"match": match, "place": _place_of(match, player), "change": changes.get(match.pk)})
     context: dict[str, Any] = {"player": player, "games": games, "page": page, "rows": rows}
     return render(request, "ratings/player_detail.html", context)
+
+
+def _matches_in_clubs(request, player: Player, clubs) -> Page:
+    """Issue 33: the page of his matches in ``clubs`` (he plays in clubs the viewer does not
+    see), paged through his seats in those clubs, newest first, then the page's matches read
+    by id: the guarded match list (its club filter and his seats) walked every match of the
+    site by its date."""
+    seats = visibility.in_clubs(Seat.objects.filter(player=player), clubs)
+    # His seats' matches and their dates read whole (hundreds of rows, through his seats'
+    # index) and sorted here: ordered in the statement, the planner walked the matches' date
+    # index through every match of the site looking for his.
+    dated = seats.order_by().values_list("match__created_at", "match_id")
+    ids = [pk for _at, pk in sorted(dated, reverse=True)]
+    page: Page[Any] = Paginator(ids, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    shown = match_selectors.match_with_seats().only(*LISTED_MATCH_FIELDS).in_bulk(list(page.object_list))
+    page.object_list = [shown[pk] for pk in page.object_list if pk in shown]
+    return page
 
 
 def _place_of(match, player: Player) -> int | None:
@@ -165,7 +192,38 @@ def season(request, game: str):
         return render(request, "ratings/season.html", context, status=400)
     period = form.cleaned_data["period"] if request.GET else seasons.this_month(today)
     start, end = period.bounds(zone)
-    rows = seasons.season_board(game=game, start=start, end=end)
+    clubs = visibility.clubs_of_viewer(request.user)  # the players and matches the viewer sees
+    rows = seasons.season_board(game=game, start=start, end=end, clubs=clubs)
     page = Paginator(rows, PLAYERS_PER_PAGE).get_page(request.GET.get("page"))
     context.update({"period": period, "page": page})
     return render(request, "ratings/season.html", context)
+
+
+def club_board(request, slug: str, game: str):
+    """``/clubs/<slug>/board/<game>/``: the club's board, the players who played rated matches
+    of the game in the club by their federation ratings, with their matches in the club and
+    the change this season; its provisional players apart (a private club: a 404 to outsiders)."""
+    if game not in RULESETS:
+        raise Http404(f"unknown game {game!r}")
+    try:
+        club = club_seen(slug, request.user)
+    except DomainError as exc:
+        raise Http404(str(exc)) from None
+    board = boards.BoardFilter.default()
+    pages = {}
+    for provisional, parameter in ((False, "page"), (True, "newcomers")):
+        rows = boards.club_board(club, game, board=board, provisional=provisional)
+        page: Page[Any] = Paginator(rows, PLAYERS_PER_PAGE).get_page(request.GET.get(parameter))
+        entries = list(page.object_list)
+        # The board's template reads rating rows: each one with its club's rank and figures.
+        for entry in entries:
+            entry.rating.rank = entry.rank
+            entry.rating.club_matches = entry.club_matches
+            entry.rating.season_change = entry.season_change
+        page.object_list = [entry.rating for entry in entries]
+        pages[parameter] = page
+        if not provisional:
+            shown = entries
+    context = {"game": game, "page": pages["page"], "newcomers": pages["newcomers"], "board": board,
+               "club": club, "club_rows": shown}  # fmt: skip
+    return render(request, "ratings/leaderboard.html", context)

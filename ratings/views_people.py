@@ -8,7 +8,7 @@ import functools
 
 from django.core.paginator import Paginator
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from scorekeeper.matches import selectors as match_selectors
@@ -16,7 +16,7 @@ from scorekeeper.matches.models import Player
 from scorekeeper.matches.views.club import MATCHES_PER_PAGE
 from scorekeeper.rules import RULESETS
 
-from .reads import head_to_head
+from .reads import head_to_head, visibility
 
 
 def _merged_target(pk: int) -> int | None:
@@ -41,6 +41,7 @@ def follows_merge(view):
         target = _merged_target(pk)
         if target is None:
             return view(request, pk, **kwargs)
+        visibility.player_seen(target, request.user)  # a 404 for a player the viewer may not see
         url = reverse(request.resolver_match.url_name, kwargs={**kwargs, "pk": target})
         query = request.GET.urlencode()
         return redirect(f"{url}?{query}" if query else url, permanent=True)
@@ -54,14 +55,19 @@ def head_to_head_page(request, pk: int, other: int):
     target = _merged_target(other)
     if target is not None:
         return redirect("player-head-to-head", pk, target, permanent=True)
-    player = get_object_or_404(Player, pk=pk)
-    opponent = get_object_or_404(Player, pk=other)
+    player = visibility.player_seen(pk, request.user)  # issue 33: the players the viewer sees,
+    opponent = visibility.player_seen(other, request.user)  # their meetings in his clubs only
     if player.pk == opponent.pk:
         return redirect(player)
     game = request.GET.get("game") or None
     if game is not None and game not in RULESETS:
         raise Http404(f"unknown game {game!r}")
-    both = head_to_head.pair(player=player, opponent=opponent, game=game)
+    both = head_to_head.pair(
+        player=player,
+        opponent=opponent,
+        game=game,
+        clubs=visibility.clubs_for_player(player, visibility.clubs_of_viewer(request.user)),
+    )
     rows = list(zip(both.meetings, both.running, strict=True))[::-1]  # newest first
     page = Paginator(rows, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
     shown = match_selectors.match_with_seats().in_bulk([meeting.match_id for meeting, _ in page.object_list])

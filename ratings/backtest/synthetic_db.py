@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from django.db import connection, transaction
 from django.utils import timezone
 
+from scorekeeper.clubs.models import home_club_id
 from scorekeeper.matches.models import Match, Player, Seat
 
 from ..models import RatingEvent
@@ -35,18 +36,20 @@ def outcomes(*, players: int, matches: int, seed: int, sizes: Sequence[int] = (2
 
 def store(
     *, game: str, tables: Sequence[tuple[Sequence[int], Sequence[int]]], player_ids: Sequence[int],
-    start: datetime | None = None,
+    start: datetime | None = None, club: int | None = None,
 ) -> list[int]:  # fmt: skip
     """Store ``tables`` (seat indexes into ``player_ids``, placements) as finished ``game``
-    matches finishing a millisecond apart; returns their ids in order. Their finish events are
-    pending, as after a recording whose task has not run yet."""
+    matches finishing a millisecond apart, in the club of id ``club`` (the home club's by
+    default); returns their ids in order. Their finish events are pending, as after a recording
+    whose task has not run yet."""
     start = start or timezone.now() - timedelta(days=1)
+    club = club or home_club_id()
     with transaction.atomic():
         if connection.vendor == "postgresql":
-            return _store_postgresql(game, tables, player_ids, start)
+            return _store_postgresql(game, tables, player_ids, start, club)
         matches = Match.objects.bulk_create(
             [Match(game=game, status=Match.Status.FINISHED, result={"placements": list(places)},
-                   title=f"synthetic {i}", seat_count=len(seated))
+                   title=f"synthetic {i}", seat_count=len(seated), club_id=club)
              for i, (seated, places) in enumerate(tables)],
             batch_size=500,
         )  # fmt: skip
@@ -63,7 +66,7 @@ def store(
         return [m.pk for m in matches]
 
 
-def _store_postgresql(game, tables, player_ids, start) -> list[int]:
+def _store_postgresql(game, tables, player_ids, start, club) -> list[int]:
     now = timezone.now()
     with connection.cursor() as cursor:
         # A block of ids reserved from the sequence, so that the rows can be COPYed with theirs.
@@ -73,13 +76,13 @@ def _store_postgresql(game, tables, player_ids, start) -> list[int]:
         ids = list(range(last - len(tables) + 1, last + 1))
         raw = cursor.cursor
         match_fields = ("id", "game", "preset", "options", "title", "status", "created_at", "updated_at",
-                        "version", "result", "hand_count", "seat_count")  # fmt: skip
+                        "version", "result", "hand_count", "seat_count", "club")  # fmt: skip
         with raw.copy(_copy_sql(Match, match_fields)) as copy:
             for pk, (seated, places) in zip(ids, tables, strict=True):
                 result = '{"placements": [' + ", ".join(map(str, places)) + "]}"
                 copy.write_row(
                     (pk, game, "classic", "{}", f"synthetic {pk}", "finished", now, now, 1, result, 1,
-                     len(seated))
+                     len(seated), club)
                 )  # fmt: skip
         with raw.copy(_copy_sql(Seat, ("match", "player", "position"))) as copy:
             for pk, (seated, _) in zip(ids, tables, strict=True):

@@ -32,6 +32,7 @@ from scorekeeper.matches.models import Match, Player, Seat
 from ..engine import Rating
 from ..models import PlayerRating
 from ..raters import rater
+from .visibility import Clubs, in_clubs
 
 WIN, LOSS, DRAW = "win", "loss", "draw"
 #: How many of the players met most often a profile shows.
@@ -141,6 +142,7 @@ def meetings(
     game: str | None = None,
     dated: bool = True,
     among: Sequence[int] | None = None,
+    clubs: Clubs = None,
 ) -> list[Meeting]:
     """Every meeting of ``player`` (with ``opponent`` only, if given, or with those of the few
     ids ``among``; in ``game`` only, if given), oldest first (the order the matches were started
@@ -148,7 +150,9 @@ def meetings(
     needs neither). Two queries: his seats with their matches' results, then the other seats of
     those matches (plain numbers: the matches' results and times are read once a match, not
     once a seat)."""
-    own, seated = _seatings(player=player, opponent=opponent, game=game, dated=dated, among=among)
+    own, seated = _seatings(
+        player=player, opponent=opponent, game=game, dated=dated, among=among, clubs=clubs
+    )
     return list(_meetings_of(own, seated))
 
 
@@ -160,12 +164,14 @@ def _seatings(
     dated: bool = True,
     among: Sequence[int] | None = None,
     named: bool = False,
+    clubs: Clubs = None,
 ) -> tuple[list[tuple], dict[int, list[tuple]]]:
     """``meetings``' two reads: his seats in finished matches (match id, game, position, team,
     the result's placements, with ``dated`` the start) and, by match, the other seats of those
     matches (player id, position, team, with ``named`` the player's name)."""
     pk = player.pk if isinstance(player, Player) else player
     mine = Seat.objects.filter(player_id=pk, match__status=Match.Status.FINISHED)
+    mine = in_clubs(mine, clubs)  # issue 33: the matches of a viewer's clubs only
     if opponent is not None:
         mine = mine.filter(match__seats__player=opponent)
     if among is not None:
@@ -264,7 +270,7 @@ class Met(NamedTuple):
     met: int
 
 
-def opponents(*, player: Player | int) -> list[Met]:
+def opponents(*, player: Player | int, clubs: Clubs = None) -> list[Met]:
     """Everyone ``player`` met, most meetings first (then by name), in one grouped query: the
     seats opposite his in his finished matches, counted per player (a partner, on his team,
     is no opponent). The records come apart, for the opponents shown (``records``)."""
@@ -277,6 +283,7 @@ def opponents(*, player: Player | int) -> list[Met]:
             match__status=Match.Status.FINISHED,
         )
         .exclude(player_id=pk)
+        .filter(**({} if clubs is None else {"match__club_id__in": clubs}))
         .values("player_id", "player__name")
         .annotate(met=Count("match_id"))
         .values_list("player_id", "player__name", "met")
@@ -286,7 +293,7 @@ def opponents(*, player: Player | int) -> list[Met]:
     return [Met(Opponent(pk, name), met) for pk, name, met in ranked]
 
 
-def records(*, player: Player | int, opponents: Sequence[Opponent]) -> list[Rival]:
+def records(*, player: Player | int, opponents: Sequence[Opponent], clubs: Clubs = None) -> list[Rival]:
     """The record of ``player`` against each of ``opponents`` (in their order) and the games
     they met in; no chances (``with_chances`` adds them). One read of their meetings."""
     if not opponents:
@@ -295,7 +302,7 @@ def records(*, player: Player | int, opponents: Sequence[Opponent]) -> list[Riva
     # all his meetings in one read are then cheaper than finding theirs.
     among = [o.pk for o in opponents] if len(opponents) <= RIVALS_SHOWN else None
     by_opponent: dict[int, list[Meeting]] = defaultdict(list)
-    for meeting in meetings(player=player, dated=False, among=among):
+    for meeting in meetings(player=player, dated=False, among=among, clubs=clubs):
         by_opponent[meeting.opponent_id].append(meeting)
     return [
         Rival(other, record_of(by_opponent[other.pk]), Counter(m.game for m in by_opponent[other.pk]))
@@ -324,14 +331,14 @@ class Opposed:
         ]
 
 
-def opposed(*, player: Player | int, first: int | None = None) -> Opposed:
+def opposed(*, player: Player | int, first: int | None = None, clubs: Clubs = None) -> Opposed:
     """``opponents`` and the reads behind ``records`` at once, in ``meetings``' two queries (a
     page of dozens of opponents needs nearly all his meetings anyway): his finished matches'
     seats are read once for the count and the records, where the grouped count walked them
     again (the API's costliest statement for a busy player). With ``first``, ``ranked`` holds
     the ``first`` only (a profile's rivals): the seats are read without their players' names,
     and only the names that can decide the order of the first are read, in one more query."""
-    own, seated = _seatings(player=player, dated=False, named=first is None)
+    own, seated = _seatings(player=player, dated=False, named=first is None, clubs=clubs)
     counted: Counter = Counter()
     names: dict[int, str] = {}
     for match_id, _game, _position, team, _placements in own:
@@ -366,13 +373,13 @@ def with_chances(*, player: Player, rivals: list[Rival]) -> list[Rival]:
     return rivals
 
 
-def rivals(*, player: Player, limit: int = RIVALS_SHOWN) -> list[Rival]:
+def rivals(*, player: Player, limit: int = RIVALS_SHOWN, clubs: Clubs = None) -> list[Rival]:
     """The ``limit`` players ``player`` met most often, with today's chances (a profile's): the
     opponents and records of ``opposed`` (his finished matches' seats, then the seats opposite:
     two queries, whatever the pool), then the chances of the few shown. A rival's games are
     counted in the games' order, so that a tie for the game they met in most (``main_game``)
     goes to the same one every time."""
-    met = opposed(player=player, first=limit)
+    met = opposed(player=player, first=limit, clubs=clubs)
     shown = met.rivals([m.player for m in met.ranked])
     for rival in shown:
         rival.games = Counter(dict(sorted(rival.games.items())))
@@ -395,10 +402,10 @@ class Pair:
     chances: list[Chances]
 
 
-def pair(*, player: Player, opponent: Player, game: str | None = None) -> Pair:
+def pair(*, player: Player, opponent: Player, game: str | None = None, clubs: Clubs = None) -> Pair:
     """The head-to-head of ``player`` against ``opponent``: two queries (their meetings in
     every game are read, so that the per-game records stay whole when ``game`` is chosen)."""
-    every = meetings(player=player, opponent=opponent)
+    every = meetings(player=player, opponent=opponent, clubs=clubs)
     by_game: dict[str, Record] = {}
     for meeting in every:
         by_game.setdefault(meeting.game, Record()).add(meeting.outcome)

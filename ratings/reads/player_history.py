@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import TYPE_CHECKING, Any, TypedDict, cast
 
-from django.db.models import DateField, Q, QuerySet, Subquery
+from django.db.models import Count, DateField, Q, QuerySet, Subquery
 from django.db.models.functions import Cast, TruncDate
 from django.utils import timezone
 
@@ -17,8 +17,9 @@ from scorekeeper.matches.models import Match, Player, Seat
 from ..cul import figures_from_state, overall_cul_rating_pct
 from ..models import PlayerRating, RatingEvent, RatingHistory, RatingPool
 from . import changes
-from .boards import leaderboard_rank
+from .boards import BoardFilter, federation_filter, leaderboard_rank
 from .changes import Change
+from .visibility import Clubs, in_clubs
 
 
 class PoolStanding(TypedDict):
@@ -34,24 +35,56 @@ if TYPE_CHECKING:  # the stubs' helper, not needed at run time
     StandingRating = WithAnnotations[PlayerRating, PoolStanding]
 
 
-def player_ratings(*, player: Player) -> list[StandingRating]:
+def player_ratings(*, player: Player, clubs: Clubs = None, federation: bool = False) -> list[StandingRating]:
     """The player's rating in every pool he is rated in (game order), with his board ``rank`` and, in
-    the cul entry, ``overall_cul_rating`` (RULES.md 8 on the sums over his cul matches)."""
+    the cul entry, ``overall_cul_rating`` (RULES.md 8 on the sums over his cul matches).
+
+    ``clubs`` (a viewer's, ``visibility``): not the pools where he played in other clubs only,
+    ``matches`` and ``wins`` without those of the other clubs' matches (one grouped query
+    more); the rating is his one rating (the federation's). ``federation``: his rank on
+    the federation's board (``boards.board_filter_for``: the site's board of a non-staff viewer)."""
     rows = PlayerRating.objects.filter(player=player).select_related("pool").order_by("pool__game")
     ratings = cast("list[StandingRating]", list(rows))  # each gets its standing below
+    hidden: dict[int, tuple[int, int]] = {}
+    if clubs is not None and ratings:
+        # His rows in the clubs the viewer does not see, per pool: taken off his counts, and a
+        # pool where he played in such clubs only is not shown.
+        seen_here = Q(match__club_id__in=clubs)
+        for pool, total, seen, hidden_wins in (
+            RatingHistory.objects.filter(player=player, pool_id__in=[r.pool_id for r in ratings])
+            .order_by()
+            .values("pool_id")
+            .annotate(
+                n=Count("match_id"),
+                s=Count("match_id", filter=seen_here),
+                w=Count("match_id", filter=Q(place=1) & ~seen_here),
+            )
+            .values_list("pool_id", "n", "s", "w")
+        ):
+            if total > seen:
+                hidden[pool] = (total - seen, hidden_wins)
+            if total and not seen:
+                hidden[pool] = (-1, 0)
+        ratings = [rating for rating in ratings if hidden.get(rating.pool_id, (0, 0))[0] >= 0]
     for rating in ratings:
-        rating.rank = leaderboard_rank(rating=rating)
-        rating.overall_cul_rating = cul_overall(player=player) if rating.pool.game == "cul" else None
+        board = federation_filter(rating.pool.game) if federation else BoardFilter.default()
+        rating.rank = leaderboard_rank(rating=rating, board=board)
+        if rating.pool_id in hidden:  # the counts of what the viewer sees; the rank was the board's
+            off, off_wins = hidden[rating.pool_id]
+            rating.matches, rating.wins = rating.matches - off, rating.wins - off_wins
+        rating.overall_cul_rating = (
+            cul_overall(player=player, clubs=clubs) if rating.pool.game == "cul" else None
+        )
     return ratings
 
 
-def cul_overall(*, player: Player) -> dict[str, float | None]:
+def cul_overall(*, player: Player, clubs: Clubs = None) -> dict[str, float | None]:
     """The overall cul rating in percent, on both of spec 8's scales, over the player's finished
     (not void) cul matches; None on a scale where it is undefined (no party played)."""
     figures = [
         figures_from_state(state, position)
-        for position, state in Seat.objects.filter(
-            player=player, match__game="cul", match__status=Match.Status.FINISHED
+        for position, state in in_clubs(
+            Seat.objects.filter(player=player, match__game="cul", match__status=Match.Status.FINISHED), clubs
         ).values_list("position", "match__state")
         if isinstance(state, dict)
     ]
@@ -62,9 +95,10 @@ def cul_overall(*, player: Player) -> dict[str, float | None]:
     }
 
 
-def player_rating_history(*, player: Player | int, game: str) -> QuerySet[RatingHistory]:
-    """The player's rated matches in a pool, newest first."""
-    return RatingHistory.objects.filter(pool__game=game, player=player).order_by("-played_at", "-match_id")
+def player_rating_history(*, player: Player | int, game: str, clubs: Clubs = None) -> QuerySet[RatingHistory]:
+    """The player's rated matches in a pool, newest first (in ``clubs`` only, when given)."""
+    rows = RatingHistory.objects.filter(pool__game=game, player=player)
+    return in_clubs(rows, clubs).order_by("-played_at", "-match_id")
 
 
 #: What a profile reads of each of the player's history rows (``player_histories``), beside
@@ -72,9 +106,9 @@ def player_rating_history(*, player: Player | int, game: str) -> QuerySet[Rating
 HISTORY_FIELDS = ("pool_id", "match_id", "place", "mu_before", "sigma_before", "mu_after", "sigma_after")
 
 
-def player_histories(*, player: Player | int) -> dict[str, list]:
+def player_histories(*, player: Player | int, clubs: Clubs = None) -> dict[str, list]:
     """The player's rated matches per game, oldest first (rows of ``HISTORY_FIELDS`` and
-    ``day``), in two queries."""
+    ``day``), in two queries; in ``clubs`` only, when given (issue 33: one join more)."""
     # The pools' games from a query of their own: a joined pool per row would be built for
     # each of the player's (possibly thousands of) rows.
     games = dict(RatingPool.objects.values_list("pk", "game"))
@@ -91,6 +125,7 @@ def player_histories(*, player: Player | int) -> dict[str, list]:
         .order_by("pool_id", "played_at", "match_id")
         .values_list(*HISTORY_FIELDS, "day", named=True)
     )
+    rows = in_clubs(rows, clubs)  # issue 33: a viewer's clubs only
     out: dict[str, list] = defaultdict(list)
     for row in rows:
         out[games[row.pool_id]].append(row)

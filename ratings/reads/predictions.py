@@ -11,6 +11,7 @@ from typing import Any
 from django.utils import timezone
 
 from scorekeeper.matches.models import Player
+from scorekeeper.matches.selectors import SYSTEM, players_seen_by
 from scorekeeper.rules import RULESETS
 
 from ..engine import Rating
@@ -80,12 +81,17 @@ def _days_away(row: PlayerRating | None, at: datetime) -> float:
     return max(0.0, (at - row.last_played_at).total_seconds() / 86400)
 
 
-def table_prediction(*, game: str, seats: list[tuple[str, Any]]) -> dict[str, Any]:
+def table_prediction(
+    *, game: str, seats: list[tuple[str, Any]], viewer: Any = SYSTEM
+) -> dict[str, Any] | None:
     """The win probabilities of a table about to start (the new-match page): ``seats`` in seat
     order as the match form gives them, ``("id", pk)`` of a player or ``("new", name)`` of one
-    not created yet (he has the prior rating). Partnership games predict per team."""
+    not created yet (he has the prior rating). Partnership games predict per team. None when
+    a seat names a player ``viewer`` may not see (issue 33: no prediction tells of him)."""
     ids = [value for kind, value in seats if kind == "id"]
-    known = Player.objects.in_bulk(ids)
+    known = (Player.objects.all() if viewer is SYSTEM else players_seen_by(viewer)).in_bulk(ids)
+    if any(value not in known for value in ids):
+        return None
     players = [known[value] if kind == "id" else Player(name=value) for kind, value in seats]
     ruleset = RULESETS.get(game)
     teams = getattr(ruleset, "partnerships", None)

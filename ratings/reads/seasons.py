@@ -12,13 +12,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django import forms
-from django.db.models import Case, Count, F, OuterRef, Q, Subquery, When
+from django.db.models import Case, Count, Exists, F, OuterRef, Q, Subquery, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from scorekeeper.matches.models import ClubPlayer
 
 from .. import display
 from ..models import PlayerRating, RatingHistory, RatingPool
 from ..raters import rater
+from .visibility import Clubs, in_clubs, players_of_unseen_clubs
 
 #: The longest period a season board covers (a generous ten years; beyond it a typo, say 20205).
 LONGEST_DAYS = 3660
@@ -127,8 +130,16 @@ class SeasonBoard(Sequence):
     so that a page costs its rows, not the period's (a whole pool's period is every history row).
     Iterated whole, it completes every row in those two queries."""
 
-    def __init__(self, pool: int | None, start: dt.datetime, end: dt.datetime, ranked: list[_Ranked]):
+    def __init__(
+        self,
+        pool: int | None,
+        start: dt.datetime,
+        end: dt.datetime,
+        ranked: list[_Ranked],
+        clubs: Clubs = None,
+    ):
         self._pool, self._start, self._end, self._ranked = pool, start, end, ranked
+        self._clubs = clubs
 
     def __len__(self) -> int:
         return len(self._ranked)
@@ -146,13 +157,18 @@ class SeasonBoard(Sequence):
             return []
         ids = [entry.player_id for entry in ranked]
         mine = _in_period(self._pool, self._start, self._end).filter(player_id__in=ids)
-        counts = {
-            player: (matches, wins)
-            for player, matches, wins in mine.values("player_id")
-            .annotate(matches=Count("match"), wins=Count("match", filter=Q(place=1)))
-            .values_list("player_id", "matches", "wins")
-            .order_by()
-        }
+        counts = _counts(mine)
+        if self._clubs is not None:
+            # Issue 33: the page's players of clubs the viewer does not see counted again over
+            # the clubs he sees (the others' matches are all in those: no join for them).
+            suspects = set(
+                ClubPlayer._base_manager.filter(player_id__in=ids)
+                .exclude(club_id__in=self._clubs)
+                .values_list("player_id", flat=True)
+            )
+            if suspects:
+                seen = _counts(in_clubs(mine.filter(player_id__in=sorted(suspects)), self._clubs))
+                counts.update({pk: seen.get(pk, (0, 0)) for pk in suspects})
         # His first row in the period (the rating before it), through the per-player index.
         first = _in_period(self._pool, self._start, self._end).filter(player_id=OuterRef("player_id"))
         first = first.order_by("played_at", "match_id")
@@ -167,7 +183,7 @@ class SeasonBoard(Sequence):
         }
         out = []
         for entry in ranked:
-            matches, wins = counts[entry.player_id]
+            matches, wins = counts.get(entry.player_id, (0, 0))
             shown = entry.shown
             out.append(SeasonRow(
                 rank=entry.rank, player_id=entry.player_id, player_name=entry.player_name,
@@ -178,12 +194,23 @@ class SeasonBoard(Sequence):
         return out
 
 
+def _counts(rows) -> dict[int, tuple[int, int]]:
+    """Matches and wins per player of history ``rows``."""
+    return {
+        player: (matches, wins)
+        for player, matches, wins in rows.values("player_id")
+        .annotate(matches=Count("match"), wins=Count("match", filter=Q(place=1)))
+        .values_list("player_id", "matches", "wins")
+        .order_by()
+    }
+
+
 def _in_period(pool: int | None, start: dt.datetime, end: dt.datetime):
     # By the pool's id, not its game: the reads below seek the history's indexes directly.
     return RatingHistory.objects.filter(pool_id=pool, played_at__gte=start, played_at__lt=end)
 
 
-def season_board(*, game: str, start: dt.datetime, end: dt.datetime) -> SeasonBoard:
+def season_board(*, game: str, start: dt.datetime, end: dt.datetime, clubs: Clubs = None) -> SeasonBoard:
     """The players of a pool who played in [``start``, ``end``), the highest displayed rating
     at the period's end first (then by id), each with his ``rank`` (equal ratings share one).
 
@@ -192,16 +219,29 @@ def season_board(*, game: str, start: dt.datetime, end: dt.datetime) -> SeasonBo
     current one when his last match is before ``end`` (a player's rating is the one after his
     last rated match), else the one after his last match in the period, one seek of the
     history's per-player index (none: he did not play in it). The rows shown are completed as
-    they are taken (``SeasonBoard``)."""
+    they are taken (``SeasonBoard``).
+
+    ``clubs`` (a viewer's, issue 33): only the players with a rated match in the period in one
+    of those clubs (a probe of his period's rows a player), their matches and wins counted
+    over those clubs' matches; the rating and its change are his one rating's."""
     pool = RatingPool.objects.filter(game=game).values_list("pk", flat=True).first()
     if pool is None:
         return SeasonBoard(None, start, end, [])
     last = _in_period(pool, start, end).filter(player_id=OuterRef("player_id"))
     last = last.order_by("-played_at", "-match_id")
     before_end = Q(last_played_at__lt=end)
+    candidates = PlayerRating.objects.filter(pool_id=pool, last_played_at__gte=start)
+    if clubs is not None:
+        # Only a player of a club not seen can have played in the period in such clubs only:
+        # he is probed; everyone else played in the period where the viewer sees it.
+        seen = in_clubs(_in_period(pool, start, end).filter(player_id=OuterRef("player_id")), clubs)
+        # One in no club the viewer sees did not (no probe); one in both kinds is probed.
+        in_seen = ClubPlayer._base_manager.filter(club_id__in=clubs).values("player_id")
+        candidates = candidates.filter(
+            ~Q(player_id__in=players_of_unseen_clubs(clubs)) | (Q(player_id__in=in_seen) & Exists(seen))
+        )
     players = (
-        PlayerRating.objects.filter(pool_id=pool, last_played_at__gte=start)
-        .annotate(
+        candidates.annotate(
             mu_end=Case(When(before_end, then=F("mu")), default=Subquery(last.values("mu_after")[:1])),
             sigma_end=Case(
                 When(before_end, then=F("sigma")), default=Subquery(last.values("sigma_after")[:1])
@@ -222,4 +262,4 @@ def season_board(*, game: str, start: dt.datetime, end: dt.datetime) -> SeasonBo
         if shown.rating != previous:
             rank, previous = position, shown.rating
         ranked.append(_Ranked(rank, player, name, mu, sigma, shown))
-    return SeasonBoard(pool, start, end, ranked)
+    return SeasonBoard(pool, start, end, ranked, clubs)

@@ -7,10 +7,14 @@ from __future__ import annotations
 from django import template
 
 from ..reads.head_to_head import rivals
+from ..reads.visibility import clubs_for_player, clubs_of_viewer
 
 register = template.Library()
 
 
-@register.simple_tag
-def rivals_of(player):
-    return rivals(player=player)
+@register.simple_tag(takes_context=True)
+def rivals_of(context, player):
+    """His rivals met in the clubs the page's viewer sees (issue 33)."""
+    request = context.get("request")
+    clubs = clubs_for_player(player, clubs_of_viewer(getattr(request, "user", None)))
+    return rivals(player=player, clubs=clubs)

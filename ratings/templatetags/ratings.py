@@ -165,9 +165,12 @@ def match_rating_changes(match) -> dict[str, Any]:
     return {"rating_changes": rating_changes_of(match=match)}
 
 
-@register.inclusion_tag("ratings/_table_chances.html")
-def table_chances(game: str, seats: list[tuple[str, Any]] | None) -> dict[str, Any]:
+@register.inclusion_tag("ratings/_table_chances.html", takes_context=True)
+def table_chances(context, game: str, seats: list[tuple[str, Any]] | None) -> dict[str, Any]:
     """The new-match page's chances of the table ``seats`` (the match form's cleaned seats),
     or nothing when ``seats`` is None (the chances were not asked for, or the table is not
-    valid)."""
-    return {"prediction": None if seats is None else table_prediction(game=game, seats=seats)}
+    valid), or names a player the page's viewer may not see (issue 33)."""
+    if seats is None:
+        return {"prediction": None}
+    request = context.get("request")
+    return {"prediction": table_prediction(game=game, seats=seats, viewer=getattr(request, "user", None))}
