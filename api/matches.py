@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
+from scorekeeper.clubs.selectors import club_seen
 from scorekeeper.matches import errors, selectors, services
 from scorekeeper.matches.models import HandConfirmation, Match, Seat
 from scorekeeper.matches.selectors import match_score_sheet, running_values
@@ -42,6 +43,9 @@ class SeatSerializer(serializers.ModelSerializer):
 
 
 class MatchSerializer(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True, help_text=gettext_lazy("its club's slug")
+    )
     seats = SeatSerializer(many=True, read_only=True)
     created_by = serializers.SerializerMethodField()
     scorers = serializers.SerializerMethodField()
@@ -51,6 +55,7 @@ class MatchSerializer(serializers.ModelSerializer):
         model = Match
         fields = [
             "id",
+            "club",
             "game",
             "preset",
             "options",
@@ -81,7 +86,21 @@ class MatchSerializer(serializers.ModelSerializer):
 
 class MatchCreateSerializer(BodySerializer):
     game = GameField()
-    preset = serializers.ChoiceField(PRESETS, default="classic")
+    club = serializers.SlugField(
+        required=False,
+        help_text=gettext_lazy("the club it is played in (its scorer role); left out, the home club"),
+    )
+    guests = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        max_length=16,
+        required=False,
+        help_text=gettext_lazy("the players among `players` who are not the club's, seated as its guests"),
+    )
+    preset = serializers.ChoiceField(
+        PRESETS,
+        required=False,
+        help_text=gettext_lazy("left out: the club's house preset for the game, else classic"),
+    )
     options = serializers.DictField(default=dict, help_text=gettext_lazy("overrides of the preset's values"))
     players = PlayerIdsField()
     teams = serializers.ListField(
@@ -113,6 +132,7 @@ class MatchFilterSerializer(serializers.Serializer):
     player = serializers.IntegerField(
         required=False, min_value=1, max_value=MAX_ID, help_text=gettext_lazy("a player id")
     )
+    club = serializers.SlugField(required=False, help_text=gettext_lazy("a club's slug: its matches only"))
     date = serializers.DateField(required=False, help_text=gettext_lazy("created on this day (UTC)"))
     date_from = serializers.DateField(
         required=False, help_text=gettext_lazy("created on or after this day (UTC)")
@@ -304,7 +324,9 @@ class MatchList(generics.GenericAPIView):
         # none given, where the schema calls it invalid; here it is refused like any other.
         filters = _valid(MatchFilterSerializer, request.query_params.dict())
         day = filters.get("date")
+        club = club_seen(filters["club"], request.user) if filters.get("club") else None
         matches = selectors.match_list(
+            club=club,
             game=filters.get("game") or None,
             status=filters.get("status"),
             player=filters.get("player"),
@@ -327,8 +349,10 @@ class MatchList(generics.GenericAPIView):
             game=data["game"],
             players=data["players"],
             by=request.user,
-            preset=data["preset"],
+            preset=data.get("preset"),
             options=data["options"],
+            club=club_seen(data["club"], request.user) if data.get("club") else None,
+            guests=data.get("guests") or (),
             teams=data.get("teams"),
             title=data["title"],
             played_at=data["played_at"],

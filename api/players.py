@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
+from scorekeeper.clubs.selectors import club_seen
 from scorekeeper.matches import player_accounts, selectors, services
 from scorekeeper.matches.models import Match, Player
 
@@ -42,6 +43,10 @@ class PlayerSerializer(serializers.ModelSerializer):
 
 class PlayerCreateSerializer(BodySerializer):
     name = serializers.CharField(max_length=100)
+    club = serializers.SlugField(
+        required=False,
+        help_text=gettext_lazy("the club whose roster he joins (its scorer role); left out, the home club"),
+    )
 
 
 class PlayerDetailSerializer(PlayerSerializer):
@@ -89,12 +94,19 @@ class PlayerList(generics.GenericAPIView):
 
     @extend_schema(
         summary=gettext_lazy("Players by name"),
-        parameters=[OpenApiParameter("search", str, description=gettext_lazy("part of the name, any case"))],
-        responses={200: PlayerSerializer(many=True)},
+        parameters=[
+            OpenApiParameter("search", str, description=gettext_lazy("part of the name, any case")),
+            OpenApiParameter(
+                "club", str, description=gettext_lazy("a club's slug: its roster and its guests")
+            ),
+        ],
+        responses={200: PlayerSerializer(many=True), **schema.errors(404)},
     )
     def get(self, request):
         search = request.query_params.get("search", "")[:100].replace("\x00", "")
-        players = selectors.player_list(search=search)
+        slug = request.query_params.get("club", "")[:50]
+        club = club_seen(slug, request.user) if slug else None
+        players = selectors.player_list(search=search, viewer=request.user, club=club)
         page = self.paginate_queryset(players)
         return self.get_paginated_response(PlayerSerializer(page, many=True).data)
 
@@ -107,7 +119,8 @@ class PlayerList(generics.GenericAPIView):
     @idempotent
     def post(self, request):
         data = _valid(PlayerCreateSerializer, request.data)
-        player = services.player_create(name=data["name"], by=request.user)
+        club = club_seen(data["club"], request.user) if data.get("club") else None
+        player = services.player_create(name=data["name"], by=request.user, club=club)
         location = reverse("api:player-detail", args=[player.pk], request=request)
         return Response(
             PlayerSerializer(player).data, status=status.HTTP_201_CREATED, headers={"Location": location}
@@ -120,7 +133,9 @@ class PlayerDetail(APIView):
         responses={200: PlayerDetailSerializer, **schema.errors(404)},
     )
     def get(self, request, pk: int):
-        player = cast("WithAnnotations[Player, _PlayerDetail]", get_object_or_404(Player, pk=pk))
+        # A private club's player is not there for those outside it.
+        seen = selectors.players_seen_by(request.user)
+        player = cast("WithAnnotations[Player, _PlayerDetail]", get_object_or_404(seen, pk=pk))
         matches = selectors.match_list(player=player)
         player.match_count = matches.count()
         player.matches = list(matches[:20])

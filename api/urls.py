@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from . import (
     auth,
     club_boards,
+    clubs,
     exceptions,
     exchange,
     games,
@@ -69,7 +70,25 @@ v1 = [
     path("predict", ratings.Predict.as_view(), name="predict"),
     path("ratings/recompute", ratings.RecomputeList.as_view(), name="rating-recompute-list"),
     path("ratings/recompute/<int:pk>", ratings.RecomputeDetail.as_view(), name="rating-recompute-detail"),
-    # a club's board (api/club_boards.py; the clubs themselves in api/clubs.py)
+    # the clubs (api/clubs.py)
+    path("clubs", clubs.ClubList.as_view(), name="club-list"),
+    path("clubs/<slug:slug>", clubs.ClubDetail.as_view(), name="club-detail"),
+    path("clubs/<slug:slug>/members", clubs.ClubMembers.as_view(), name="club-members"),
+    path("clubs/<slug:slug>/members/<str:username>", clubs.ClubMember.as_view(), name="club-member"),
+    path("clubs/<slug:slug>/join", clubs.ClubJoin.as_view(), name="club-join"),
+    path("clubs/<slug:slug>/invitations", clubs.ClubInvitations.as_view(), name="club-invitations"),
+    path(
+        "clubs/<slug:slug>/invitations/<int:invitation>/revoke",
+        clubs.InvitationRevoke.as_view(),
+        name="club-invitation-revoke",
+    ),
+    path("clubs/<slug:slug>/requests", clubs.ClubRequests.as_view(), name="club-requests"),
+    path(
+        "clubs/<slug:slug>/requests/<int:request_id>/decide",
+        clubs.RequestDecide.as_view(),
+        name="club-request-decide",
+    ),
+    # a club's board (api/club_boards.py)
     path(
         "clubs/<slug:slug>/leaderboards/<str:game>",
         club_boards.ClubLeaderboard.as_view(),
