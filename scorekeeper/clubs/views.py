@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
@@ -146,7 +145,7 @@ def club_matches(request, slug: str):
 # -- settings ---------------------------------------------------------------------------------
 @_role_page(Role.ADMIN)
 def club_settings(request, club: Club):
-    form = forms.ClubSettingsForm(request.POST or None, club=club)
+    form = forms.ClubSettingsForm(request.POST if request.method == "POST" else None, club=club)
     status = 200
     if request.method == "POST":
         status = 400
@@ -352,7 +351,7 @@ def club_join(request, slug: str):
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     viewer = _viewer(request, club)
-    form = forms.JoinForm(request.POST or None, initial={"code": code})
+    form = forms.JoinForm(request.POST if request.method == "POST" else None, initial={"code": code})
     status = 200
     if request.method == "POST":
         status = 400
@@ -385,9 +384,10 @@ def _code_good(club: Club, code: str) -> bool:
     return invitation is not None and services.invitation_usable(invitation)
 
 
-@login_required
 def club_leave(request, slug: str):
     club = _club(request, slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     membership = selectors.membership_of(club, request.user)
     if membership is None:
         return _refused(request, club, _("You are not a member of %(club)s.") % {"club": club.name})
