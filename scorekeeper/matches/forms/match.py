@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from html import escape
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -18,7 +19,10 @@ from django.utils.translation import gettext_lazy
 from scorekeeper.rules import find_ruleset
 from scorekeeper.rules.options import PRESETS
 
+from scorekeeper.clubs.models import Club
+
 from ..models import Player
+from ..selectors import players_seen_by
 from ..terms import PRESET_LABELS, PRESET_NAMES, describe_game, show_value
 from .base import BLANK, WIDGETS_RENDERER, any_value
 
@@ -113,8 +117,22 @@ class MatchCreateForm(forms.Form):
         widget=forms.RadioSelect,
     )
 
-    def __init__(self, *args: Any, game: str, **kwargs: Any):
+    def __init__(self, *args: Any, game: str, clubs: Sequence[Club] = (), club: Club | None = None,
+                 viewer: Any = None, **kwargs: Any):  # fmt: skip
+        """``clubs``: those the user may start a match in (his scorer role), ``club`` the one
+        chosen first (the home club); its house preset for the game is the rules' default.
+        ``viewer``: whose players the seats offer (those he may see; everyone's when None)."""
         super().__init__(*args, **kwargs)
+        self.clubs = {c.slug: c for c in clubs}
+        if self.clubs:
+            first = club if club is not None and club.slug in self.clubs else next(iter(self.clubs.values()))
+            self.fields["club"] = forms.ChoiceField(
+                label=_("Club"),
+                choices=[(c.slug, c.name) for c in self.clubs.values()],
+                initial=first.slug,
+                help_text=_("The match belongs to this club; its house rules are where it starts."),
+            )
+            self.fields["preset"].initial = first.house_presets.get(game, PRESETS[0])
         self.ruleset_class = find_ruleset(game)
         self.catalog = describe_game(self.ruleset_class)
         self.max_seats = max(self.catalog["seats"])
@@ -125,7 +143,8 @@ class MatchCreateForm(forms.Form):
                 (BLANK, _("— choose —")),
                 *[
                     (str(pk), name)
-                    for pk, name in Player.objects.filter(merged_into__isnull=True)
+                    for pk, name in (Player.objects.all() if viewer is None else players_seen_by(viewer))
+                    .filter(merged_into__isnull=True)
                     .order_by("name", "id")
                     .values_list("pk", "name")
                 ],
@@ -144,6 +163,10 @@ class MatchCreateForm(forms.Form):
                 max_length=100,
                 widget=forms.TextInput(attrs={"placeholder": _("new player's name"), "autocomplete": "off"}),
             )
+            if self.clubs:
+                self.fields[f"guest_{i}"] = forms.BooleanField(
+                    label=_("a guest (from another club)"), required=False
+                )
 
     @staticmethod
     def _option_field(spec: dict[str, Any]) -> forms.Field:
@@ -193,7 +216,13 @@ class MatchCreateForm(forms.Form):
 
     def seat_rows(self) -> list[dict[str, Any]]:
         return [
-            {"index": i, "player": self[f"seat_{i}"], "new": self[f"new_{i}"]} for i in range(self.max_seats)
+            {
+                "index": i,
+                "player": self[f"seat_{i}"],
+                "new": self[f"new_{i}"],
+                "guest": self[f"guest_{i}"] if f"guest_{i}" in self.fields else None,
+            }
+            for i in range(self.max_seats)
         ]
 
     def clean(self) -> dict[str, Any]:
@@ -217,6 +246,7 @@ class MatchCreateForm(forms.Form):
                 overrides[spec["name"]] = value
         data["overrides"] = overrides
         seats: list[tuple[str, Any]] = []
+        guests: list[int] = []
         gap = False
         for i in range(self.max_seats):
             chosen, new = data.get(f"seat_{i}") or BLANK, (data.get(f"new_{i}") or "").strip()
@@ -229,6 +259,13 @@ class MatchCreateForm(forms.Form):
             if gap:
                 self.add_error(f"seat_{i}", _("fill the seats in order, without gaps"))
             seats.append(("id", int(chosen)) if chosen else ("new", new))
+            if data.get(f"guest_{i}"):
+                if chosen:
+                    guests.append(int(chosen))
+                else:
+                    self.add_error(f"guest_{i}", _("a guest is a player chosen from the list, not a new one"))
+        data["guests"] = guests
+        data["club"] = self.clubs.get(data.get("club") or "")
         ids = [v for kind, v in seats if kind == "id"]
         if len(ids) != len(set(ids)):
             self.add_error(None, _("a player can sit only once in a match"))

@@ -17,6 +17,7 @@ import json
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -28,6 +29,8 @@ from django.utils.translation import get_language, gettext_noop, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from scorekeeper.clubs.models import RANKS, Club, Role
+from scorekeeper.clubs.selectors import is_site_wide, open_memberships
 from scorekeeper.rules import RULESETS, UnknownGame, find_ruleset
 
 from .. import errors, i18n, selectors, services
@@ -206,7 +209,9 @@ def match_new_game(request, game: str):
         find_ruleset(game)
     except UnknownGame:
         raise Http404(f"unknown game {game!r}") from None
-    form = MatchCreateForm(request.POST or None, game=game)
+    clubs = _clubs_to_start_in(request.user)
+    home = next((c for c in clubs if c.slug == settings.HOME_CLUB_SLUG), None)
+    form = MatchCreateForm(request.POST or None, game=game, clubs=clubs, club=home, viewer=request.user)
     status = 200
     chances_for = None
     if request.method == "POST":
@@ -234,13 +239,23 @@ def match_new_game(request, game: str):
     return render(request, "matches/match_form.html", context, status=status)
 
 
+def _clubs_to_start_in(user) -> list[Club]:
+    """The clubs where ``user`` may start a match: where he is a scorer (or more); staff: all."""
+    if is_site_wide(user):
+        return list(Club.objects.order_by("name", "id"))
+    roles = [role for role, rank in RANKS.items() if rank >= RANKS[Role.SCORER]]
+    held = open_memberships(user).filter(role__in=roles).values("club_id")
+    return list(Club.objects.filter(pk__in=held).order_by("name", "id"))
+
+
 def _create_match(form: MatchCreateForm, user) -> Match:
     data = form.cleaned_data
+    club = data.get("club")
     # One transaction: a refused match leaves no new players behind, so sending again does
     # not create them twice.
     with transaction.atomic():
         players = [
-            value if kind == "id" else services.player_create(name=value, by=user)
+            value if kind == "id" else services.player_create(name=value, by=user, club=club)
             for kind, value in data["seats"]
         ]
         return services.match_create(
@@ -251,6 +266,8 @@ def _create_match(form: MatchCreateForm, user) -> Match:
             options=data["overrides"],
             title=data["title"],
             played_at=data.get("played_at"),
+            club=club,
+            guests=data.get("guests", []),
         )
 
 
@@ -263,6 +280,8 @@ def _match_error_to_form(form: MatchCreateForm, exc: errors.DomainError) -> None
             name = f"opt_{path.removeprefix('options.')}"
         elif path.startswith("players[") and path.endswith("]"):
             name = f"seat_{path[len('players[') : -1]}"
+        elif path == "club":
+            name = "club"
         elif path in ("preset", "played_at"):
             name = path
         form.add_error(name if name in form.fields else None, problem.get("message") or exc.message)
