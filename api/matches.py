@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -246,6 +247,27 @@ class MatchStateSerializer(serializers.Serializer):
     @extend_schema_field(serializers.ListField(child=serializers.JSONField(), allow_null=True))
     def get_totals(self, match):
         return running_values(match.state)
+
+    def to_representation(self, instance):
+        # Written out, as ``api.hands.hand_answer`` (tests/api/test_answer_writing.py).
+        return match_state_answer(instance)
+
+
+def match_state_answer(match: Match) -> dict[str, Any]:
+    """``MatchStateSerializer``'s answer for ``match``, written out as its fields give it."""
+    return {
+        "id": int(match.id),
+        "status": str(match.status),
+        "version": int(match.version),
+        "totals": running_values(match.state),
+        "state": match.state,
+        "result": match.result,
+    }
+
+
+#: A timestamp as the API writes it (DRF's ``DateTimeField``: ISO 8601 in the current zone, UTC
+#: as ``Z``), for the answers written out without their serializer's fields.
+_at = serializers.DateTimeField().to_representation
 
 
 class ScorerAddSerializer(BodySerializer):

@@ -35,6 +35,11 @@ DATABASE_URL name, alternating with this one's runs: the machine's state moves b
 
 ``--profile N`` also records N hands in-process (Django test client, no network) under
 cProfile and prints where the time goes and the SQL queries of one request.
+
+``--instructions N``, run under ``valgrind --tool=callgrind --instr-atstart=no``, records N
+hands in-process after 30 to warm up, with callgrind collecting around those N only, and
+stops: callgrind's total (``Collected``) divided by N is a recording's instructions in the web
+process, a count the machine's load does not move.
 """
 
 from __future__ import annotations
@@ -436,6 +441,28 @@ def profile(token: str, ids: list[int], body: dict) -> None:
     connection.close()
 
 
+def instructions(token: str, ids: list[int], body: dict) -> None:
+    """``--instructions``: the N requests after ``ids``' first 30, callgrind collecting."""
+    import django
+    from django.test import Client
+
+    django.setup()
+    client = Client(HTTP_AUTHORIZATION=f"Token {token}", HTTP_HOST="127.0.0.1")
+    data = json.dumps(body)
+
+    def collect(on: str) -> None:
+        command = ["callgrind_control", f"--instr={on}", str(os.getpid())]
+        subprocess.run(command, check=True, capture_output=True)
+
+    for n, pk in enumerate(ids):
+        if n == 30:
+            collect("on")
+        response = client.post(f"/api/v1/matches/{pk}/hands", data, content_type="application/json")
+        assert response.status_code == 201, response.content
+    collect("off")
+    print(f"callgrind collected {len(ids) - 30} requests: divide its total by that")
+
+
 # -- main ------------------------------------------------------------------------------
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -447,6 +474,9 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker (default 1)")
     parser.add_argument("--idempotency", action="store_true", help="send a unique Idempotency-Key")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="also profile N hands in-process")
+    parser.add_argument(
+        "--instructions", type=int, default=0, metavar="N", help="under callgrind: N hands, then stop"
+    )
     parser.add_argument("--tool", choices=["auto", "wrk", "python"], default="auto")
     parser.add_argument("--keep-db", action="store_true", help="keep the scratch database")
     args = parser.parse_args()
@@ -479,8 +509,12 @@ def main() -> None:
         warm = 40
         pool = args.requests + args.connections  # a round's requests and those in flight when wrk stops
         loaded = args.rounds * pool
-        token, ids, body = prepare(warm + loaded + (args.profile + 20 if args.profile else 0))
+        extra = max(args.profile + 20 if args.profile else 0, 30 + args.instructions)
+        token, ids, body = prepare(warm + loaded + extra)
         warm_ids, ids, profile_ids = ids[:warm], ids[warm : warm + loaded], ids[warm + loaded :]
+        if args.instructions:
+            instructions(token, profile_ids[: 30 + args.instructions], body)
+            return
         if args.profile:
             profile(token, profile_ids, body)
         port = free_port()

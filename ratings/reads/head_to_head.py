@@ -188,11 +188,13 @@ def _seatings(
     own = list(mine.values_list(*fields))
     if not own:
         return [], {}
-    if among is not None:
-        # A handful of opponents: their seats in the few matches just read, by those ids.
-        others = Seat.objects.filter(match_id__in=[row[0] for row in own], player_id__in=among)
+    # The other seats of the matches just read, by their ids (a subquery ran his seats' join
+    # to the matches again: 2.5 against 1.0 ms at 263 matches of a 1,000,000-match pool).
+    ids = [row[0] for row in own]
+    if among is not None:  # a handful of opponents: their seats only
+        others = Seat.objects.filter(match_id__in=ids, player_id__in=among)
     else:
-        others = Seat.objects.filter(match__in=mine.values("match_id")).exclude(player_id=pk)
+        others = Seat.objects.filter(match_id__in=ids).exclude(player_id=pk)
     if opponent is not None:
         others = others.filter(player=opponent)
     seated: dict[int, list[tuple]] = defaultdict(list)
