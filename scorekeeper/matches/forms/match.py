@@ -130,6 +130,7 @@ class MatchCreateForm(forms.Form):
                 label=_("Club"),
                 choices=[(c.slug, c.name) for c in self.clubs.values()],
                 initial=first.slug,
+                required=False,  # left out: the club chosen first (the home club)
                 help_text=_("The match belongs to this club; its house rules are where it starts."),
             )
             self.fields["preset"].initial = first.house_presets.get(game, PRESETS[0])
@@ -265,7 +266,7 @@ class MatchCreateForm(forms.Form):
                 else:
                     self.add_error(f"guest_{i}", _("a guest is a player chosen from the list, not a new one"))
         data["guests"] = guests
-        data["club"] = self.clubs.get(data.get("club") or "")
+        data["club"] = self.clubs.get(data.get("club") or self.fields["club"].initial) if self.clubs else None
         ids = [v for kind, v in seats if kind == "id"]
         if len(ids) != len(set(ids)):
             self.add_error(None, _("a player can sit only once in a match"))
