@@ -14,7 +14,7 @@ urlpatterns = [
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
     path("accounts/", include("scorekeeper.accounts.urls")),  # the settings page
-    path("clubs/", include("scorekeeper.clubs.urls")),  # the clubs' pages
+    path("clubs/", include("scorekeeper.matches.club_urls")),  # the clubs' pages
     path("", include("scorekeeper.matches.urls")),
     path("", include("ratings.urls")),  # the leaderboards and the player profiles
 ]

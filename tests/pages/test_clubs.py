@@ -111,7 +111,7 @@ def test_every_page_for_every_viewer(people, public, private, who, kind):
 
 
 def test_every_club_url_is_in_the_table(public):
-    from scorekeeper.clubs import urls
+    from scorekeeper.matches import club_urls as urls
 
     names = {pattern.name for pattern in urls.urlpatterns}
     posts_only = {"club-list", "club-member-role", "club-member-remove", "club-invitation-revoke",
@@ -235,7 +235,9 @@ def test_members_are_added_changed_and_removed_by_an_admin(people, public, djang
     assert "newcomer is no longer a member" in response.content.decode()
     assert clubs.membership_of(public, django_user_model.objects.get(username="newcomer")) is None
     # The last admin stays: the refusal is said on the page.
-    response = client.post(reverse("club-member-role", args=["cafe", "admin"]), {"role": "member"}, follow=True)
+    response = client.post(
+        reverse("club-member-role", args=["cafe", "admin"]), {"role": "member"}, follow=True
+    )
     assert "a club keeps at least one admin" in response.content.decode()
     assert client.post(reverse("club-member-remove", args=["cafe", "ghost"])).status_code == 404
     # A member sees the list, without the admin's forms.
@@ -275,14 +277,18 @@ def test_asking_to_join_and_the_admin_deciding(people, public):
     asked = JoinRequest.objects.get(club=public)
     admin.post(reverse("club-request-decide", args=["cafe", asked.pk]), {"decision": "approve"})
     assert clubs.membership_of(public, people["outsider"]).role == Role.MEMBER
-    response = admin.post(reverse("club-request-decide", args=["cafe", asked.pk]), {"decision": "decline"}, follow=True)
+    response = admin.post(
+        reverse("club-request-decide", args=["cafe", asked.pk]), {"decision": "decline"}, follow=True
+    )
     assert "already decided" in response.content.decode()
 
 
 def test_a_request_is_declined(people, public):
     client_of(people, "outsider").post(reverse("club-join", args=["cafe"]), {})
     asked = JoinRequest.objects.get(club=public)
-    client_of(people, "admin").post(reverse("club-request-decide", args=["cafe", asked.pk]), {"decision": "decline"})
+    client_of(people, "admin").post(
+        reverse("club-request-decide", args=["cafe", asked.pk]), {"decision": "decline"}
+    )
     asked.refresh_from_db()
     assert asked.approved is False and clubs.membership_of(public, people["outsider"]) is None
 

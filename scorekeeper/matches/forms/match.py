@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from html import escape
 from collections.abc import Sequence
+from html import escape
 from typing import Any
 
 from django import forms
@@ -16,10 +16,9 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from scorekeeper.clubs.models import Club
 from scorekeeper.rules import find_ruleset
 from scorekeeper.rules.options import PRESETS
-
-from scorekeeper.clubs.models import Club
 
 from ..models import Player
 from ..selectors import players_seen_by

@@ -14,14 +14,13 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from scorekeeper.clubs.models import Club, Role
+from scorekeeper.clubs.services import INVITATION_DAYS, INVITATION_MAX_USES
 from scorekeeper.errors import DomainError
 from scorekeeper.rules import RULESETS
 from scorekeeper.rules.options import PRESETS
 
-from scorekeeper.matches.terms import PRESET_LABELS, describe_game
-
-from .models import Club, Role
-from .services import INVITATION_DAYS, INVITATION_MAX_USES
+from ..terms import PRESET_LABELS, describe_game
 
 
 def add_domain_error(form: forms.Form, exc: DomainError, fields: dict[str, str] | None = None) -> None:
@@ -112,7 +111,9 @@ class ClubSettingsForm(forms.Form):
             except ValueError:
                 value = None
             if not isinstance(value, dict):
-                self.add_error(f"options_{game}", _('write the options as a JSON object, e.g. {"target": 100}'))
+                self.add_error(
+                    f"options_{game}", _('write the options as a JSON object, e.g. {"target": 100}')
+                )
                 continue
             options[game] = value
         data["house_presets"], data["house_options"] = presets, options

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from .views import clubs as views
 
 urlpatterns = [
     path("", views.club_list, name="club-list"),
@@ -11,7 +11,11 @@ urlpatterns = [
     path("<slug:slug>/members/<str:username>/role/", views.club_member_role, name="club-member-role"),
     path("<slug:slug>/members/<str:username>/remove/", views.club_member_remove, name="club-member-remove"),
     path("<slug:slug>/invitations/", views.club_invitations, name="club-invitations"),
-    path("<slug:slug>/invitations/<int:pk>/revoke/", views.club_invitation_revoke, name="club-invitation-revoke"),
+    path(
+        "<slug:slug>/invitations/<int:pk>/revoke/",
+        views.club_invitation_revoke,
+        name="club-invitation-revoke",
+    ),
     path("<slug:slug>/requests/", views.club_requests, name="club-requests"),
     path("<slug:slug>/requests/<int:pk>/", views.club_request_decide, name="club-request-decide"),
     path("<slug:slug>/join/", views.club_join, name="club-join"),

@@ -23,11 +23,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from scorekeeper.clubs import selectors, services
+from scorekeeper.clubs.models import RANKS, Club, Invitation, JoinRequest, Membership, Role
 from scorekeeper.errors import DomainError, NotAllowed, NotSignedIn
 from scorekeeper.matches import selectors as match_selectors
 
-from . import forms, selectors, services
-from .models import RANKS, Club, Invitation, JoinRequest, Membership, Role
+from ..forms import club as forms
 
 RECENT_MATCHES = 10
 MATCHES_PER_PAGE = 25
@@ -115,7 +116,9 @@ def club_list(request):
                 ),
             )
             if club is not None:
-                messages.success(request, _("Club %(club)s founded: you are its admin.") % {"club": club.name})
+                messages.success(
+                    request, _("Club %(club)s founded: you are its admin.") % {"club": club.name}
+                )
                 return redirect(club)
     mine = set(selectors.clubs_of(request.user).values_list("pk", flat=True))
     context = {"clubs": selectors.club_list(request.user), "mine": mine, "form": form}
@@ -137,7 +140,9 @@ def club_home(request, slug: str):
 def club_matches(request, slug: str):
     """The club's matches, newest first, paged (what its board's link leads to for now)."""
     club = _club(request, slug)
-    page = Paginator(match_selectors.match_list(club=club), MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(match_selectors.match_list(club=club), MATCHES_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
     return render(request, "clubs/club_matches.html", {**_viewer(request, club), "page": page,
                                                         "matches": page.object_list})  # fmt: skip
 
@@ -167,7 +172,9 @@ def club_settings(request, club: Club):
             else:
                 messages.success(request, _("The club's settings are saved."))
                 return redirect("club-settings", slug=club.slug)
-    return render(request, "clubs/club_settings.html", {**_viewer(request, club), "form": form}, status=status)
+    return render(
+        request, "clubs/club_settings.html", {**_viewer(request, club), "form": form}, status=status
+    )
 
 
 # -- members ----------------------------------------------------------------------------------
@@ -256,7 +263,11 @@ def club_invitations(request, club: Club):
                 request,
                 form,
                 lambda: services.invitation_create(
-                    club=club, by=request.user, role=data["role"], max_uses=data["max_uses"], days=data["days"]
+                    club=club,
+                    by=request.user,
+                    role=data["role"],
+                    max_uses=data["max_uses"],
+                    days=data["days"],
                 ),
             )
             if made is not None:
@@ -283,7 +294,11 @@ def club_invitations(request, club: Club):
 
 
 def _invitations(club: Club):
-    return Invitation.objects.filter(club=club).annotate(uses=Count("memberships")).order_by("-created_at", "-id")
+    return (
+        Invitation.objects.filter(club=club)
+        .annotate(uses=Count("memberships"))
+        .order_by("-created_at", "-id")
+    )
 
 
 def _invitation_state(invitation: Invitation, now) -> str:
@@ -363,12 +378,15 @@ def club_join(request, slug: str):
             joined = _write(
                 request,
                 form,
-                lambda: services.club_join(club=club, by=request.user, code=data["code"], message=data["message"]),
+                lambda: services.club_join(
+                    club=club, by=request.user, code=data["code"], message=data["message"]
+                ),
             )
             if isinstance(joined, Membership):
                 messages.success(
                     request,
-                    _("You are a member of %(club)s (%(role)s).") % {"club": club.name, "role": Role(joined.role).label},
+                    _("You are a member of %(club)s (%(role)s).")
+                    % {"club": club.name, "role": Role(joined.role).label},
                 )
                 return redirect(club)
             if isinstance(joined, JoinRequest):
