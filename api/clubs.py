@@ -290,9 +290,9 @@ class ClubInvitations(generics.GenericAPIView):
         club = _club(request, slug)
         data = _valid(InvitationCreateSerializer, request.data)
         invitation, code = services.invitation_create(club=club, by=request.user, **data)
-        invitation.code = code
-        invitation.join_url = request.build_absolute_uri(f"/clubs/{club.slug}/join/?code={code}")
-        return Response(NewInvitationSerializer(invitation).data, status=status.HTTP_201_CREATED)
+        join_url = request.build_absolute_uri(f"/clubs/{club.slug}/join/?code={code}")
+        body = {**InvitationSerializer(invitation).data, "code": code, "join_url": join_url}
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 def _invitation(club: Club, pk: int) -> Invitation:

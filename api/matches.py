@@ -44,7 +44,7 @@ class SeatSerializer(serializers.ModelSerializer):
 
 
 class MatchSerializer(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(
+    club: serializers.SlugRelatedField = serializers.SlugRelatedField(
         slug_field="slug", read_only=True, help_text=gettext_lazy("its club's slug")
     )
     seats = SeatSerializer(many=True, read_only=True)

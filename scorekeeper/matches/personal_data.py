@@ -100,10 +100,11 @@ def player_anonymise(*, player: Player | int, by: Any, reason: str = "") -> Play
     """Forget ``player``'s name and account (an admin of a club he plays in, or staff)."""
     with transaction.atomic():
         pk = player.pk if isinstance(player, Player) else player
-        player = Player.objects.select_for_update().filter(pk=pk).first()
-        if player is None or (by is not None and not players_seen_by(by).filter(pk=pk).exists()):
+        found = Player.objects.select_for_update().filter(pk=pk).first()
+        if found is None or (by is not None and not players_seen_by(by).filter(pk=pk).exists()):
             # A private club's player is not there for those outside it.
             raise errors.NotFound(_("no player %(pk)s") % {"pk": pk}, field="player", code="player_not_found")
+        player = found
         clubs = list(ClubPlayer.objects.filter(player=player, guest=False).values_list("club_id", flat=True))
         if by is not None and not (is_site_wide(by) or any(has_role(club, by, Role.ADMIN) for club in clubs)):
             if not getattr(by, "is_authenticated", False):

@@ -29,7 +29,7 @@ def linked(tally, user, other_user, make_players):
 
 
 def test_a_member_downloads_everything_held_about_him(bob, linked, other_user):
-    player, finished, open_match = linked
+    _player, finished, open_match = linked
     answer = bob.get("/api/v1/me/data")
     assert answer.status_code == 200
     assert answer["Content-Disposition"] == 'attachment; filename="scorekeeper-bob.json"'

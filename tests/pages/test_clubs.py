@@ -71,21 +71,21 @@ def pages(club: Club) -> dict[str, str]:
 #: What GET answers on each page, by viewer, in a public club (a private club: the same for
 #: its members and staff; 404 for anonymous and outsiders, see below). "login": to sign in.
 PUBLIC = {
-    "home":        {"anonymous": 200, "outsider": 200, "member": 200, "scorer": 200, "admin": 200, "staff": 200},
-    "matches":     {"anonymous": 200, "outsider": 200, "member": 200, "scorer": 200, "admin": 200, "staff": 200},
-    "settings":    {"anonymous": "login", "outsider": 403, "member": 403, "scorer": 403, "admin": 200, "staff": 200},
-    "members":     {"anonymous": "login", "outsider": 403, "member": 200, "scorer": 200, "admin": 200, "staff": 200},
-    "invitations": {"anonymous": "login", "outsider": 403, "member": 403, "scorer": 403, "admin": 200, "staff": 200},
-    "requests":    {"anonymous": "login", "outsider": 403, "member": 403, "scorer": 403, "admin": 200, "staff": 200},
-    "join":        {"anonymous": "login", "outsider": 200, "member": 200, "scorer": 200, "admin": 200, "staff": 200},
-    "leave":       {"anonymous": "login", "outsider": 403, "member": 200, "scorer": 200, "admin": 200, "staff": 403},
+    "home": {"anonymous": 200, "outsider": 200, "member": 200, "scorer": 200, "admin": 200, "staff": 200},
+    "matches": {"anonymous": 200, "outsider": 200, "member": 200, "scorer": 200, "admin": 200, "staff": 200},
+    "settings": {"anonymous": "login", "outsider": 403, "member": 403, "scorer": 403, "admin": 200, "staff": 200},  # noqa: E501
+    "members": {"anonymous": "login", "outsider": 403, "member": 200, "scorer": 200, "admin": 200, "staff": 200},  # noqa: E501
+    "invitations": {"anonymous": "login", "outsider": 403, "member": 403, "scorer": 403, "admin": 200, "staff": 200},  # noqa: E501
+    "requests": {"anonymous": "login", "outsider": 403, "member": 403, "scorer": 403, "admin": 200, "staff": 200},  # noqa: E501
+    "join": {"anonymous": "login", "outsider": 200, "member": 200, "scorer": 200, "admin": 200, "staff": 200},
+    "leave": {"anonymous": "login", "outsider": 403, "member": 200, "scorer": 200, "admin": 200, "staff": 403},  # noqa: E501
 }  # fmt: skip
 
 
-def expected(page: str, who: str, *, private: bool):
+def expected(page: str, who: str, *, private: bool) -> object:
     if private and who in ("anonymous", "outsider"):
         return 404
-    return PUBLIC[page][who]
+    return PUBLIC[page][who]  # type: ignore[index]
 
 
 def check(response, want) -> None:

@@ -63,7 +63,7 @@ class ClubSettingsForm(forms.Form):
         label=gettext_lazy("Public: anyone may see its matches and board"), required=False
     )
 
-    def __init__(self, *args: Any, club: Club, **kwargs: Any):
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         initial = {
             "name": club.name,
             "description": club.description,
@@ -75,7 +75,8 @@ class ClubSettingsForm(forms.Form):
             initial[f"preset_{game}"] = club.house_presets.get(game, "")
             options = club.house_options.get(game)
             initial[f"options_{game}"] = json.dumps(options, ensure_ascii=False) if options else ""
-        super().__init__(*args, initial=initial, **kwargs)
+        kwargs["initial"] = initial
+        super().__init__(*args, **kwargs)
         for game in self.games():
             title = describe_game(RULESETS[game])["title"]
             self.fields[f"preset_{game}"] = forms.ChoiceField(
@@ -97,7 +98,7 @@ class ClubSettingsForm(forms.Form):
         return [(self[f"preset_{game}"], self[f"options_{game}"]) for game in self.games()]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         presets: dict[str, str] = {}
         options: dict[str, Any] = {}
         for game in self.games():

@@ -306,7 +306,7 @@ def _invitation_state(invitation: Invitation, now) -> str:
         return _("revoked")
     if invitation.expires_at <= now:
         return _("expired")
-    if invitation.uses >= invitation.max_uses:
+    if invitation.uses >= invitation.max_uses:  # type: ignore[attr-defined]  # annotated by _invitations
         return _("used up")
     return _("open")
 
