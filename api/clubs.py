@@ -82,7 +82,7 @@ class MemberSetSerializer(BodySerializer):
     role = serializers.ChoiceField(ROLES, default=Role.MEMBER)
 
 
-class JoinSerializer(BodySerializer):
+class ClubJoinSerializer(BodySerializer):
     code = serializers.CharField(
         max_length=100, required=False, allow_blank=True, default="",
         help_text=gettext_lazy("an invitation's code; left out, a request to join that an admin decides"),
@@ -246,7 +246,7 @@ class ClubJoin(APIView):
             "code that is unknown, expired, revoked or used up). Without: 202 `requested`, a request "
             "its admins decide. Already a member: 200 `member`, as you are."
         ),
-        request=JoinSerializer,
+        request=ClubJoinSerializer,
         responses={
             200: JoinAnswerSerializer, 201: JoinAnswerSerializer, 202: JoinAnswerSerializer,
             **schema.errors(*schema.WRITE_ERRORS, 404),
@@ -256,7 +256,7 @@ class ClubJoin(APIView):
     @idempotent
     def post(self, request, slug: str):
         club = _club(request, slug)
-        data = _valid(JoinSerializer, request.data)
+        data = _valid(ClubJoinSerializer, request.data)
         was_member = selectors.membership_of(club, request.user) is not None
         outcome = services.club_join(club=club, by=request.user, code=data["code"], message=data["message"])
         if isinstance(outcome, JoinRequest):
