@@ -108,15 +108,10 @@ def store_clubs(club_count: int, player_ids: list[int], matches: int, now) -> tu
 
 
 def run(matches: int, player_count: int, runs: int, profile: str | None = None, club_count: int = 0) -> None:
-    import django
+    from benchmarks import site_setup
 
-    django.setup()
-    from scorekeeper.clubs.scoping import site_wide
-
-    # The system's own writes and reads site-wide, as a management command's (issue 33's guard);
-    # each request runs in its viewer's scope (the middleware's, which enables the guard again).
-    with site_wide():
-        _run(matches, player_count, runs, profile, club_count)
+    site_setup.setup()
+    _run(matches, player_count, runs, profile, club_count)
 
 
 def _run(matches: int, player_count: int, runs: int, profile: str | None, club_count: int) -> None:

@@ -71,9 +71,9 @@ def main() -> None:
 
 
 def run(matches: int, players: int, runs: int, *, build: bool = True) -> None:
-    import django
+    from benchmarks import site_setup
 
-    django.setup()
+    site_setup.setup()
     from django.conf import settings
     from django.core.management import call_command
     from django.db import connection

@@ -60,9 +60,9 @@ OPENSKILL = (
 def setup_django() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
     os.environ["DJANGO_LOG_LEVEL"] = "WARNING"
-    import django
+    from benchmarks import site_setup
 
-    django.setup()
+    site_setup.setup()
     from tests.fakes import install
 
     install()

@@ -45,9 +45,9 @@ def main() -> None:
 
 
 def run(hands: int, runs: int, profile: bool = False) -> None:
-    import django
+    from benchmarks import site_setup
 
-    django.setup()
+    site_setup.setup()
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.core.management import call_command

@@ -636,10 +636,11 @@ def demo_parties(options: dict) -> list[dict]:
 
 def prepare(tables: int, phones: int, members: int, history: int, seed: int) -> dict:
     """Migrate; the club's members and past, rated; a scorer per table with its credential."""
-    import django
     from django.core.management import call_command
 
-    django.setup()
+    from benchmarks import site_setup
+
+    site_setup.setup()
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
 

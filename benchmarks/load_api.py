@@ -128,10 +128,11 @@ end
 # -- database --------------------------------------------------------------------------
 def prepare(matches: int) -> tuple[str, list[int], dict]:
     """Migrate, then make the token, ``matches`` fresh piquet matches and the bare table."""
-    import django
     from django.core.management import call_command
 
-    django.setup()
+    from benchmarks import site_setup
+
+    site_setup.setup()
     call_command("migrate", verbosity=0)
 
     from django.contrib.auth import get_user_model
@@ -356,11 +357,12 @@ def run_python(base: str, paths: list[str], body: dict, token: str, args, limit:
 
 def profile(token: str, ids: list[int], body: dict) -> None:
     """Where an API request spends its time, in-process (no network), next to the bare view."""
-    import django
     from django.db import connection
     from django.test import Client
 
-    django.setup()
+    from benchmarks import site_setup
+
+    site_setup.setup()
     client = Client(HTTP_AUTHORIZATION=f"Token {token}", HTTP_HOST="127.0.0.1")
     data = json.dumps(body)
 
@@ -443,10 +445,11 @@ def profile(token: str, ids: list[int], body: dict) -> None:
 
 def instructions(token: str, ids: list[int], body: dict) -> None:
     """``--instructions``: the N requests after ``ids``' first 30, callgrind collecting."""
-    import django
     from django.test import Client
 
-    django.setup()
+    from benchmarks import site_setup
+
+    site_setup.setup()
     client = Client(HTTP_AUTHORIZATION=f"Token {token}", HTTP_HOST="127.0.0.1")
     data = json.dumps(body)
 
