@@ -72,7 +72,7 @@ ADDED_FIELDS = {
 #: This release's services and score sheets read them, so they exist while the site's rows are
 #: written and read, and are dropped just before the upgrade.
 ADDED_MODELS = [("matches", "HandConfirmation"), ("matches", "PlayerClaimCode")]
-#: The clubs' tables: made by the upgrade and filled (clubs 0002, matches 0016): one home club,
+#: The clubs' tables: made by the upgrade and filled (clubs 0002, matches 0016–0018): one home club,
 #: every account a scorer in it, every player on its roster, every match its (``Match.club``,
 #: above). Made first while the site is populated (``Match.club`` refers to them), dropped last.
 CLUB_MODELS = [

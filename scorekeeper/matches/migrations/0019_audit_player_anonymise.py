@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0016_match_club_players'),
+        ('matches', '0018_match_club_required'),
     ]
 
     operations = [
