@@ -87,10 +87,11 @@ def match_hand(*, pk: int, number: int) -> Hand | None:
     """The current version of hand ``number`` of match ``pk`` (None: no such match or hand), with
     its match and its recorder read in the same statement, and the match's seats as
     ``match_with_seats`` reads them: the recorded hand's page, a statement fewer than reading the
-    match and then its hand."""
+    match and then its hand. Hands are not scoped themselves: their match is looked up through
+    its scoped manager, so a private club's hand is None to whoever may not see the club."""
     hand = (
         Hand.objects.exclude(status=Hand.Status.SUPERSEDED)
-        .filter(match_id=pk, number=number)
+        .filter(match_id=pk, number=number, match__in=Match.objects.filter(pk=pk).values("pk"))
         .select_related("match", "recorded_by")
         .first()
     )
