@@ -12,14 +12,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, serializers
-from rest_framework.permissions import IsAdminUser
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
 from ratings.models import RecomputeJob
 from ratings.reads import head_to_head, visibility
-from scorekeeper.matches import errors, services
-from scorekeeper.matches.models import Player
+from scorekeeper.matches import services
 from scorekeeper.rules import RULESETS
 
 from . import schema
@@ -234,7 +233,8 @@ class PlayerMergeSerializer(serializers.Serializer):
 
 
 class PlayerMerge(generics.GenericAPIView):
-    """Merge a duplicate player into the real one (staff only). His seats become the real
+    """Merge a duplicate player into the real one (staff, or the admin of every club the two
+    play in: 403 `club_role_required` otherwise). His seats become the real
     player's, and so does his account link; he stays, marked `merged_into`, and his pages
     redirect; the games he played are recomputed (`recompute`, the job). Refused with nothing
     written: into himself (400 `merge_into_self`), an `into` that is no player (400
@@ -242,11 +242,11 @@ class PlayerMerge(generics.GenericAPIView):
     `merge_chain`), two players who sat at the same match (409 `players_met`), two players who
     both have an account (409 `user_link_conflict`)."""
 
-    permission_classes = [IsAdminUser]
+    permission_classes = [IsAuthenticated]
     serializer_class = PlayerMergeSerializer
 
     @extend_schema(
-        summary=gettext_lazy("Merge a duplicate player into another (staff only)"),
+        summary=gettext_lazy("Merge a duplicate player into another (staff or the clubs' admin)"),
         request=PlayerMergeRequestSerializer,
         responses={200: PlayerMergeSerializer, **schema.errors(*schema.WRITE_ERRORS, 404, 409)},
         parameters=[schema.IDEMPOTENCY_KEY],
@@ -254,8 +254,6 @@ class PlayerMerge(generics.GenericAPIView):
     @idempotent
     def post(self, request, pk: int):
         data = _valid(PlayerMergeRequestSerializer, request.data)
-        if not Player.objects.filter(pk=pk).exists():
-            raise errors.NotFound(_("there is no player %(pk)s") % {"pk": pk}, code="player_unknown")
         done = services.player_merge(player=pk, into=data["into"], by=request.user)
         job = next((answer for answer in done["followed"] if isinstance(answer, RecomputeJob)), None)
         body = {

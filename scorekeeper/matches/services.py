@@ -40,13 +40,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scorekeeper.clubs.models import Club, Role
-from scorekeeper.clubs.selectors import has_role
+from scorekeeper.clubs.selectors import has_role, is_site_wide
 from scorekeeper.clubs.services import home_club, require_role
 from scorekeeper.rules import OptionsInvalid, Ruleset, UnknownGame, find_ruleset
 from scorekeeper.rules.fields import is_int
 
 from . import errors, signals
 from .models import AuditEntry, ClubPlayer, Hand, Match, Player, Seat
+from .selectors import players_seen_by
 
 
 # -- players ---------------------------------------------------------------------------
@@ -81,14 +82,21 @@ def player_merge(*, player: Player | int, into: Player | int, by) -> dict[str, A
     redirect. Audited (the merge, and each match whose seat moved); ``signals.player_merged``
     is sent in the transaction with the games whose ratings must be replayed.
 
-    Refused: by a user who is not staff (403); a ``player`` that does not exist (404) or an
-    ``into`` that does not (400 ``player_unknown``); into himself (400 ``merge_into_self``); a
+    Who may: staff, or the admin of the players' club: every club either player is on (its
+    roster or its guests) must be one ``by`` is an admin of, since the merge rewrites their
+    seats in all of them.
+
+    Refused: by anyone else (403 ``club_role_required``); a ``player`` that does not exist or
+    that ``by`` may not see (404) or an ``into`` that does not (400 ``player_unknown``); into
+    himself (400 ``merge_into_self``); a
     player already merged (409 ``player_merged``) or into one (409 ``merge_chain``); two players
     who sat at the same match (409 ``players_met``: one person cannot have held two seats); two
     players who both have an account (409 ``user_link_conflict``). Nothing is written then.
     """
-    if by is None or not getattr(by, "is_staff", False):
-        raise errors.NotAllowed(_("only staff may merge players"), code="staff_only")
+    if not getattr(by, "is_authenticated", False):
+        raise errors.NotAllowed(
+            _("only staff or a club's admin may merge players"), code="club_role_required"
+        )
     source_pk = player.pk if isinstance(player, Player) else player
     target_pk = into.pk if isinstance(into, Player) else into
     if source_pk == target_pk:
@@ -101,12 +109,19 @@ def player_merge(*, player: Player | int, into: Player | int, by) -> dict[str, A
             p.pk: p
             for p in Player.objects.select_for_update().filter(pk__in=[source_pk, target_pk]).order_by("pk")
         }
-        source, target = locked.get(source_pk), locked.get(target_pk)
+        seen = set(players_seen_by(by).filter(pk__in=locked).values_list("pk", flat=True))
+        source, target = (locked.get(pk) if pk in seen else None for pk in (source_pk, target_pk))
         if source is None:
             raise errors.NotFound(_("there is no player %(pk)s") % {"pk": source_pk}, code="player_unknown")
         if target is None:
             raise errors.Invalid(
                 _("there is no player %(pk)s") % {"pk": target_pk}, field="into", code="player_unknown"
+            )
+        if not _may_merge(by, source, target):
+            raise errors.NotAllowed(
+                _("only staff, or an admin of every club %(player)s and %(into)s play in, may merge them")
+                % {"player": source.name, "into": target.name},
+                code="club_role_required",
             )
         if source.merged_into_id is not None:
             raise errors.Conflict(
@@ -175,6 +190,16 @@ def player_merge(*, player: Player | int, into: Player | int, by) -> dict[str, A
         "player": source, "into": target, "matches": matches, "games": games,
         "followed": [answer for _, answer in followed if answer is not None],
     }  # fmt: skip
+
+
+def _may_merge(by, source: Player, target: Player) -> bool:
+    if is_site_wide(by):
+        return True
+    # Every club, the ones ``by`` cannot see too: the roster's own manager is scoped.
+    clubs = set(
+        ClubPlayer._base_manager.filter(player__in=[source, target]).values_list("club_id", flat=True)
+    )
+    return bool(clubs) and all(has_role(club, by, Role.ADMIN) for club in clubs)
 
 
 def match_create(

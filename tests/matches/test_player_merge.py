@@ -113,7 +113,35 @@ def test_two_accounts_are_a_conflict(duplicate, players, staff, user, other_user
 def test_unknown_players_and_non_staff_are_refused(duplicate, players, staff, user):
     assert isinstance(refused("player_unknown", player=999999, into=players[0], by=staff), errors.NotFound)
     assert isinstance(refused("player_unknown", player=duplicate, into=999999, by=staff), errors.Invalid)
-    assert isinstance(refused("staff_only", player=duplicate, into=players[0], by=user), errors.NotAllowed)
+    assert isinstance(
+        refused("club_role_required", player=duplicate, into=players[0], by=user), errors.NotAllowed
+    )
+
+
+def test_the_admin_of_every_club_the_two_play_in_may_merge_them(duplicate, players, django_user_model):
+    from scorekeeper.clubs.models import Role
+    from scorekeeper.clubs.services import home_club, member_set
+
+    admin = django_user_model.objects.create_user("club-admin")
+    member_set(club=home_club(), user=admin, role=Role.ADMIN, by=None)
+    done = player_merge(player=duplicate, into=players[0], by=admin)
+    assert done["into"] == players[0] and Player.objects.get(pk=duplicate.pk).merged_into_id == players[0].pk
+
+
+def test_a_club_admin_may_not_merge_a_player_of_a_club_he_does_not_run(duplicate, players, django_user_model):
+    from scorekeeper.clubs.models import Role
+    from scorekeeper.clubs.services import club_create, home_club, member_set
+    from scorekeeper.matches.services import club_player_add
+
+    admin = django_user_model.objects.create_user("club-admin")
+    member_set(club=home_club(), user=admin, role=Role.ADMIN, by=None)
+    elsewhere = club_create(
+        by=django_user_model.objects.create_user("other-admin"), name="Elsewhere", public=False
+    )
+    club_player_add(club=elsewhere, player=players[0], by=None)
+    assert isinstance(
+        refused("club_role_required", player=duplicate, into=players[0], by=admin), errors.NotAllowed
+    )
 
 
 def test_a_merged_player_cannot_be_seated_again(duplicate, players, staff, user):
