@@ -114,6 +114,7 @@ class MatchCreateForm(forms.Form):
         choices=[(name, PRESET_LABELS.get(name, name)) for name in PRESETS],
         initial=PRESETS[0],  # classic: the engine's default
         widget=forms.RadioSelect,
+        required=False,  # left out: the club's house preset for the game (match_create)
     )
 
     def __init__(self, *args: Any, game: str, clubs: Sequence[Club] = (), club: Club | None = None,

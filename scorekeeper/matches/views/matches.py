@@ -262,7 +262,7 @@ def _create_match(form: MatchCreateForm, user) -> Match:
             game=form.catalog["key"],
             players=players,
             by=user,
-            preset=data["preset"],
+            preset=data["preset"] or None,
             options=data["overrides"],
             title=data["title"],
             played_at=data.get("played_at"),
