@@ -8,6 +8,9 @@ takes gets 403 ``club_role_required``. The writes are the services of
 
 from __future__ import annotations
 
+import zoneinfo
+
+from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
@@ -52,12 +55,23 @@ class ClubSerializer(serializers.ModelSerializer):
 
 class ClubCreateSerializer(BodySerializer):
     name = serializers.CharField(max_length=100)
-    slug = serializers.CharField(
-        max_length=50, required=False, default="", help_text=gettext_lazy("made from the name when left out")
+    slug = serializers.RegexField(
+        r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$",
+        max_length=50,
+        required=False,
+        default="",
+        help_text=gettext_lazy(
+            "lowercase letters and digits, single hyphens between; made from the name when left out"
+        ),
     )
     description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
-    languages = serializers.ListField(child=serializers.CharField(max_length=8), required=False, max_length=8)
-    time_zone = serializers.CharField(required=False, max_length=64)
+    languages = serializers.ListField(
+        child=serializers.ChoiceField([code for code, _name in settings.LANGUAGES]),
+        required=False,
+        max_length=8,
+    )
+    # The IANA zones this machine knows (zoneinfo), listed in the schema.
+    time_zone = serializers.ChoiceField(sorted(zoneinfo.available_timezones()), required=False)
     house_presets = serializers.DictField(child=serializers.CharField(max_length=16), required=False)
     house_options = serializers.DictField(child=serializers.DictField(), required=False)
     public = serializers.BooleanField(required=False)

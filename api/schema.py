@@ -247,6 +247,7 @@ class AutoSchema(openapi.AutoSchema):
             return schema
         if (
             isinstance(field, serializers.CharField)
+            and not isinstance(field, serializers.RegexField | serializers.SlugField)  # their own pattern
             and schema.get("type") == "string"
             and "enum" not in schema
             and field.trim_whitespace
