@@ -77,9 +77,18 @@ def _object_for_admin(pattern: str, side: ClubWorld) -> int:
 def path_for(route: Route, side: ClubWorld, world: World) -> str:
     """The route's path for the objects of one club."""
     pattern = route.pattern
-    players_route = "players/<int:pk>" in pattern
+    if "players/<int:pk>" in pattern:
+        pk = side.players[0].pk
+    elif "invitations/<int:pk>" in pattern:
+        pk = side.invitation.pk
+    elif "requests/<int:pk>" in pattern:
+        pk = side.join_request.pk
+    elif "recompute/<int:pk>" in pattern:
+        pk = world.recompute_job.pk
+    else:
+        pk = side.match.pk
     values = {
-        "pk": side.players[0].pk if players_route else side.match.pk,
+        "pk": pk,
         "number": 1,
         "player": side.players[0].pk,
         "other": side.players[1].pk,
@@ -94,9 +103,11 @@ def path_for(route: Route, side: ClubWorld, world: World) -> str:
         "username": "member",
         "invitation": side.invitation.pk,
         "request": side.join_request.pk,
+        "request_id": side.join_request.pk,
     }
-    path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values[m.group(1)]), pattern)
-    path = re.sub(r"\(\?P<(\w+)>[^)]*\)", lambda m: str(values[m.group(1)]), path)
+    # A regular expression's groups first: ``(?P<pk>…)`` holds what looks like a ``<pk>``.
+    path = re.sub(r"\(\?P<(\w+)>[^)]*\)", lambda m: str(values[m.group(1)]), pattern)
+    path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values[m.group(1)]), path)
     path = path.replace("^", "").replace("$", "").replace("\\.", ".")
     return "/" + path
 

@@ -35,9 +35,11 @@ class World:
     users: dict[str, Any]
     clubs: dict[str, ClubWorld] = field(default_factory=dict)
     other_club: Any = None
+    recompute_job: Any = None  # a staff user's, of every pool
 
 
 def build_world(django_user_model) -> World:
+    from ratings.models import RecomputeJob
     from scorekeeper.clubs import services as clubs
     from scorekeeper.clubs.models import Role
     from scorekeeper.matches import services
@@ -65,4 +67,5 @@ def build_world(django_user_model) -> World:
         asker = django_user_model.objects.create_user(f"asker-{kind}")
         join_request = clubs.club_join(club=club, by=asker)
         world.clubs[kind] = ClubWorld(club, players, match, finished, invitation, join_request)
+    world.recompute_job = RecomputeJob.objects.create(requested_by=users["staff"])
     return world
