@@ -184,13 +184,17 @@ def latency(count: int, redis_url: str) -> list[float]:
     def rated(match_id: int) -> bool:
         return RatingPool.objects.filter(game=GAME, last_match_id=match_id).exists()
 
-    from scorekeeper.matches.services import hand_record, match_create
+    from scorekeeper.clubs.services import home_club
+    from scorekeeper.matches.models import Player
+    from scorekeeper.matches.services import club_player_add, hand_record, match_create
     from tests.fakes import hand
     from tests.integration.support import WorkerProcess, celery_app_on
 
-    players = list(
-        __import__("scorekeeper.matches.models", fromlist=["Player"]).Player.objects.order_by("id")[:40]
-    )
+    # The timed matches are the home club's, among players on its roster (issue 33: a club's
+    # matches seat its own players or named guests).
+    players = list(Player.objects.order_by("id")[:40])
+    for player in players:
+        club_player_add(club=home_club(), player=player)
     log = Path("/tmp") / f"bench-ratings-worker-{os.getpid()}.log"
     worker = WorkerProcess(log, broker_url=redis_url)
     times = []
