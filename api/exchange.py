@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
+from scorekeeper.clubs.selectors import club_seen
 from scorekeeper.matches import exchange
 from scorekeeper.matches.models import Match
 from scorekeeper.rules.options import PRESETS
@@ -155,6 +156,11 @@ class MatchExportSerializer(BodySerializer):
             "the exporting site (SCOREKEEPER_SITE): an import there binds players by `id`"
         ),
     )
+    club = serializers.SlugField(
+        required=False,
+        write_only=True,
+        help_text=gettext_lazy("the club to import into (its scorer role); left out, the home club"),
+    )
     exported_at = serializers.DateTimeField(read_only=True)
     match = serializers.IntegerField(
         read_only=True, help_text=gettext_lazy("the match's id on the exporting site")
@@ -260,7 +266,9 @@ class MatchImport(APIView):
     def post(self, request, format=None):
         serializer = MatchExportSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        match = exchange.match_import(document=serializer.validated_data, by=request.user)
+        document = serializer.validated_data
+        club = club_seen(document["club"], request.user) if document.get("club") else None
+        match = exchange.match_import(document=document, by=request.user, club=club)
         body = MatchDetailSerializer(match, context={"request": request}).data
         return Response(
             body,

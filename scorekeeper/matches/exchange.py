@@ -33,9 +33,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scorekeeper.clubs.models import Club
+
 from . import errors, services
 from .models import AuditEntry, Match, Player
-from .selectors import match_current_hands, running_values
+from .selectors import match_current_hands, players_seen_by, running_values
 
 FORMAT = "scorekeeper-match"
 #: Bumped only when an import of an older document would be read wrongly.
@@ -174,8 +176,10 @@ def _per_seat(values: Any, seats: int) -> list[Any]:
 
 
 # -- import ----------------------------------------------------------------------------
-def match_import(*, document: dict[str, Any], by) -> Match:
-    """Rebuild a match from an export document (already checked for shape), all or nothing.
+def match_import(*, document: dict[str, Any], by, club: Club | None = None) -> Match:
+    """Rebuild a match from an export document (already checked for shape), all or nothing, in
+    ``club`` (the home club when None): its players are found among those ``by`` may see, or
+    made on the club's roster.
 
     Raises ``errors.Invalid`` (400) for anything wrong in the document; a hand's error names
     the hand (``hand``: its number, ``field``: ``hands[i]…``) and keeps the engine's result.
@@ -204,7 +208,9 @@ def match_import(*, document: dict[str, Any], by) -> Match:
         # players of the same name are no ambiguity. A file from elsewhere goes by name.
         same_site = bool(document.get("site")) and document.get("site") == settings.SCOREKEEPER_SITE
         entries = document.get("players") or []
-        players = [_import_player(entry, i, by, same_site=same_site) for i, entry in enumerate(entries)]
+        players = [
+            _import_player(entry, i, by, same_site=same_site, club=club) for i, entry in enumerate(entries)
+        ]
         teams = [entry.get("team") for entry in document.get("players") or []]
         match = services.match_create(
             # Any JSON value: match_create answers one that names no game with game_unknown.
@@ -216,6 +222,7 @@ def match_import(*, document: dict[str, Any], by) -> Match:
             title=document.get("title") or "",
             played_at=document.get("played_at"),  # parsed by the API, checked by the service
             by=by,
+            club=club,
         )
         for i, entry in enumerate(hands):
             try:
@@ -244,18 +251,22 @@ def match_import(*, document: dict[str, Any], by) -> Match:
     return match
 
 
-def _import_player(entry: dict[str, Any], index: int, by, *, same_site: bool = False) -> Player:
+def _import_player(
+    entry: dict[str, Any], index: int, by, *, same_site: bool = False, club: Club | None = None
+) -> Player:
     field = f"players[{index}]"
+    # Among the players ``by`` may see: a private club's are no one to an outsider, by id or name.
+    seen = Player.objects.all() if by is None else players_seen_by(by)
     pk = entry.get("player")
     if pk is not None:
-        player = Player.objects.filter(pk=pk).first()
+        player = seen.filter(pk=pk).first()
         if player is None:
             raise errors.Invalid(
                 _("there is no player %(pk)s") % {"pk": pk}, field=f"{field}.player", code="player_unknown"
             )
         return player
     if same_site and entry.get("id") is not None:
-        player = Player.objects.filter(pk=entry["id"]).select_related("merged_into").first()
+        player = seen.filter(pk=entry["id"]).select_related("merged_into").first()
         if player is not None:
             # A duplicate merged since the export is the player he was merged into now.
             return player.merged_into or player  # otherwise (gone since), by name as for any file
@@ -264,7 +275,7 @@ def _import_player(entry: dict[str, Any], index: int, by, *, same_site: bool = F
         raise errors.Invalid(
             _("a player needs a name or a player id"), field=f"{field}.name", code="name_missing"
         )
-    found = list(Player.objects.filter(name=name, merged_into__isnull=True).values_list("pk", flat=True)[:10])
+    found = list(seen.filter(name=name, merged_into__isnull=True).values_list("pk", flat=True)[:10])
     if len(found) > 1:
         raise errors.Invalid(
             _("several players are named '%(name)s': give the one meant as %(field)s.player")
@@ -275,4 +286,4 @@ def _import_player(entry: dict[str, Any], index: int, by, *, same_site: bool = F
         )
     if found:
         return Player.objects.get(pk=found[0])
-    return services.player_create(name=name, by=by)
+    return services.player_create(name=name, by=by, club=club)

@@ -236,7 +236,7 @@ def match_create(
         ruleset_class = find_ruleset(game)
     except UnknownGame as exc:
         raise errors.game_unknown(exc) from None
-    seated = _players_in_order(players)
+    seated = _players_in_order(players, viewer=by)
     guest_ids = _guests_among(club, seated, guests)
     if len(seated) not in ruleset_class.seat_counts:
         allowed = ", ".join(map(str, ruleset_class.seat_counts))
@@ -674,14 +674,16 @@ def _required_reason(reason: str) -> str:
     return reason
 
 
-def _players_in_order(players: Sequence[Player | int]) -> list[Player]:
+def _players_in_order(players: Sequence[Player | int], *, viewer: Any = None) -> list[Player]:
+    """The players of ``players`` (ids or rows), checked. One that ``viewer`` may not see (a
+    private club's, to an outsider) is as unknown as an id that is no player."""
     ids = [p.pk if isinstance(p, Player) else p for p in players]
     for i, pk in enumerate(ids):
         if not is_int(pk):
             raise errors.SeatsInvalid(
                 _("player %(pk)s is not a player id") % {"pk": repr(pk)}, field=f"players[{i}]"
             )
-    found = Player.objects.in_bulk(ids)
+    found = (Player.objects if viewer is None else players_seen_by(viewer)).in_bulk(ids)
     seated = []
     for i, pk in enumerate(ids):
         if pk not in found:
