@@ -75,9 +75,14 @@ RULE_REJECTIONS: dict[str, frozenset[str]] = {
     "POST /api/v1/players/{id}/merge": frozenset({"merge_into_self", "player_unknown"}),
     "POST /api/v1/predict": frozenset({"player_unknown", "seat_count", "teams_length", "teams_one_side"}),
     "POST /api/v1/rules/{game}/score": frozenset({"options_invalid"}),
-    # A name of spaces only; house rules for a game that is none, or that the engine refuses.
-    "POST /api/v1/clubs": frozenset({"name_missing", "game_unknown", "house_rules_invalid"}),
-    "PATCH /api/v1/clubs/{slug}": frozenset({"name_missing", "game_unknown", "house_rules_invalid"}),
+    # A name of spaces only; a time zone this machine does not know (the schema cannot list
+    # them); house rules for a game that is none, or that the engine refuses.
+    "POST /api/v1/clubs": frozenset(
+        {"name_missing", "time_zone_unknown", "game_unknown", "house_rules_invalid"}
+    ),
+    "PATCH /api/v1/clubs/{slug}": frozenset(
+        {"name_missing", "time_zone_unknown", "game_unknown", "house_rules_invalid"}
+    ),
     "POST /api/v1/clubs/{slug}/members": frozenset({"user_unknown"}),
 }
 #: A rule rejection whose ``errors`` are the engine's problems, not the request's shape.
