@@ -77,7 +77,7 @@ def club_create(*, by: Any, name: str, slug: str = "", **fields: Any) -> Club:
         raise NotSignedIn(_("sign in to make a club"))
     values = _valid_settings({**SETTINGS, **fields})
     name = _valid_name(name)
-    slug = _valid_slug(slug or slugify(name))
+    slug = _valid_slug(slug) if slug else _slug_from(name)
     try:
         with transaction.atomic():
             club = Club.objects.create(name=name, slug=slug, created_by=by, **values)
@@ -304,6 +304,18 @@ def _valid_slug(slug: Any) -> str:
     if Club.objects.filter(slug=slug).exists():
         raise _slug_taken(slug)
     return slug
+
+
+def _slug_from(name: str) -> str:
+    """A free slug made from ``name``: its ASCII letters and digits ("club" when it has none, as a
+    name in Cyrillic), then -2, -3 … while one is taken. Only a slug given is ever refused."""
+    base = slugify(name)[:44].strip("-_") or "club"
+    taken = set(Club.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    return next(
+        candidate
+        for candidate in (base if n == 1 else f"{base}-{n}" for n in range(1, len(taken) + 2))
+        if candidate not in taken
+    )
 
 
 def _slug_taken(slug: str) -> Conflict:

@@ -29,6 +29,14 @@ def test_a_slug_is_made_from_the_name_and_is_unique(admin_user):
     assert taken.value.code == "slug_taken" and taken.value.field == "slug"
 
 
+def test_a_slug_left_out_is_never_refused(admin_user):
+    """The same name again takes the next free slug; a name without ASCII letters, "club"."""
+    assert services.club_create(by=admin_user, name="Le Cul du Mardi").slug == "le-cul-du-mardi"
+    assert services.club_create(by=admin_user, name="Le cul du mardi").slug == "le-cul-du-mardi-2"
+    assert services.club_create(by=admin_user, name="Клуб пикета").slug == "club"
+    assert services.club_create(by=admin_user, name="Клуб «Жопа»").slug == "club-2"
+
+
 @pytest.mark.parametrize(
     ("fields", "code", "field"),
     [
