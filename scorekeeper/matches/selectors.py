@@ -11,6 +11,7 @@ from django.db.models import F, Prefetch, QuerySet, prefetch_related_objects
 
 from scorekeeper.clubs.models import Club, Role
 from scorekeeper.clubs.selectors import clubs_seen_by, has_role
+from scorekeeper.rules import RULESETS
 
 from . import i18n
 from .models import AuditEntry, ClubPlayer, Hand, HandConfirmation, Match, Player, Seat
@@ -39,6 +40,16 @@ def player_list(*, search: str = "", viewer: Any = SYSTEM, club: Club | None = N
     if search.strip():
         players = players.filter(name__icontains=search.strip())
     return players
+
+
+def club_games(club: Club) -> list[str]:
+    """The games of ``club``'s finished matches (those its boards rank), in the engine's order."""
+    played = set(
+        Match.objects.filter(club=club, status=Match.Status.FINISHED)
+        .values_list("game", flat=True)
+        .distinct()
+    )
+    return [game for game in RULESETS if game in played]
 
 
 def match_list(

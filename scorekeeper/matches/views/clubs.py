@@ -27,6 +27,7 @@ from scorekeeper.clubs import selectors, services
 from scorekeeper.clubs.models import RANKS, Club, Invitation, JoinRequest, Membership, Role
 from scorekeeper.errors import DomainError, NotAllowed, NotSignedIn
 from scorekeeper.matches import selectors as match_selectors
+from scorekeeper.matches.terms import game_title
 
 from ..forms import club as forms
 
@@ -131,6 +132,7 @@ def club_home(request, slug: str):
     context = {
         **_viewer(request, club),
         "matches": match_selectors.match_list(club=club)[:RECENT_MATCHES],
+        "boards": [(game, game_title(game)) for game in match_selectors.club_games(club)],
         "members": selectors.club_members(club),
         "open_requests": JoinRequest.objects.filter(club=club, decided_at__isnull=True).count(),
     }
@@ -138,7 +140,7 @@ def club_home(request, slug: str):
 
 
 def club_matches(request, slug: str):
-    """The club's matches, newest first, paged (what its board's link leads to for now)."""
+    """The club's matches, newest first, paged."""
     club = _club(request, slug)
     page = Paginator(match_selectors.match_list(club=club), MATCHES_PER_PAGE).get_page(
         request.GET.get("page")
