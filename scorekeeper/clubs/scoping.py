@@ -55,12 +55,29 @@ class ClubScopedManager(models.Manager):
         return queryset.filter(**{f"{self.club_field}__in": clubs})
 
 
+def _seen_by_viewer(viewer: Callable[[], Any]) -> Callable[[], Any]:
+    """The clubs ``viewer()`` may see, as the subquery ``clubs_seen_by`` makes, made once per
+    viewer and reused by the next statements: it stays SQL that each statement runs, so a
+    membership that changes mid-request still counts, and the ORM builds it once, not at every
+    query of a request (a recording reads and writes its match)."""
+    from .selectors import clubs_seen_by
+
+    made: dict[Any, Any] = {}
+
+    def clubs() -> Any:
+        user = viewer()
+        key = getattr(user, "pk", None)
+        if key not in made:
+            made[key] = clubs_seen_by(user)
+        return made[key]
+
+    return clubs
+
+
 @contextmanager
 def viewer_scope(user: Any) -> Iterator[None]:
     """The clubs ``user`` may see, for the length of the block (a request, an export)."""
-    from .selectors import clubs_seen_by
-
-    with scope(**{DIMENSION: lambda: clubs_seen_by(user)}):
+    with scope(**{DIMENSION: _seen_by_viewer(lambda: user)}):
         yield
 
 
@@ -79,7 +96,5 @@ class ClubScopeMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        from .selectors import clubs_seen_by
-
-        with scope(**{DIMENSION: lambda: clubs_seen_by(getattr(request, "user", None))}):
+        with scope(**{DIMENSION: _seen_by_viewer(lambda: getattr(request, "user", None))}):
             return self.get_response(request)

@@ -878,7 +878,8 @@ def _save(match: Match) -> None:
     read_version = match.version
     match.version += 1
     match.updated_at = timezone.now()
-    written = Match.objects.filter(pk=match.pk, version=read_version).update(
+    # The row was read through the clubs' guard (``_read``): its write by id needs no second one.
+    written = Match._base_manager.filter(pk=match.pk, version=read_version).update(
         **{name: getattr(match, name) for name in _MATCH_WRITTEN}
     )
     if not written:
