@@ -127,13 +127,15 @@ def _run(matches: int, player_count: int, runs: int, profile: str | None, club_c
     from ratings.backtest import synthetic_db
     from ratings.models import RatingHistory, RatingPool
     from ratings.services import rating_events_process_all, rating_pool_recompute
+    from scorekeeper.clubs.models import home_club_id
     from tests.fakes import install
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     call_command("migrate", verbosity=0)
     install()
     started = time.perf_counter()
-    ids = synthetic_db.players(player_count)
+    # Without clubs, every player on the home club's roster, as player_create puts them.
+    ids = synthetic_db.players(player_count, club=None if club_count else home_club_id())
     now = timezone.now()
     match_ids: list[int] = []
     clubs: list = []

@@ -83,6 +83,7 @@ def run(matches: int, players: int, runs: int, *, build: bool = True) -> None:
     from ratings.backtest import synthetic_db
     from ratings.models import RatingPool
     from ratings.services import rating_pool_recompute
+    from scorekeeper.clubs.models import home_club_id
     from scorekeeper.matches.models import Player, Seat
     from tests.fakes import install
 
@@ -92,7 +93,7 @@ def run(matches: int, players: int, runs: int, *, build: bool = True) -> None:
     if build:
         call_command("migrate", verbosity=0)
         started = time.perf_counter()
-        ids = synthetic_db.players(players)
+        ids = synthetic_db.players(players, club=home_club_id())
         synthetic_db.store(game=GAME, tables=tables, player_ids=ids)
         stored = time.perf_counter() - started
         rating_pool_recompute(pool=RatingPool.objects.get_or_create(game=GAME)[0])

@@ -153,6 +153,7 @@ def prepare(matches: int, players: int, *, reuse: bool = False) -> None:
 
     call_command("migrate", verbosity=0)
     from ratings.backtest import synthetic_db
+    from scorekeeper.clubs.models import home_club_id
     from scorekeeper.matches.models import Match
 
     if reuse and Match.objects.filter(game=GAME).exists():
@@ -162,7 +163,7 @@ def prepare(matches: int, players: int, *, reuse: bool = False) -> None:
         return
 
     started = time.perf_counter()
-    ids = synthetic_db.players(players)
+    ids = synthetic_db.players(players, club=home_club_id())
     synthetic_db.store(
         game=GAME, tables=synthetic_db.outcomes(players=players, matches=matches, seed=11), player_ids=ids
     )

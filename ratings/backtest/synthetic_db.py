@@ -16,7 +16,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from scorekeeper.clubs.models import home_club_id
-from scorekeeper.matches.models import Match, Player, Seat
+from scorekeeper.matches.models import ClubPlayer, Match, Player, Seat
 
 from ..models import RatingEvent
 
@@ -100,7 +100,10 @@ def _copy_sql(model, fields) -> str:
     return f'COPY "{model._meta.db_table}" ({columns}) FROM STDIN'
 
 
-def players(count: int, *, prefix: str = "synthetic") -> list[int]:
-    """``count`` new players; their ids."""
+def players(count: int, *, prefix: str = "synthetic", club: int | None = None) -> list[int]:
+    """``count`` new players, on the roster of the club of id ``club`` when one is named (as
+    ``player_create`` puts them: a player on no roster is shown to nobody but staff); their ids."""
     made = Player.objects.bulk_create([Player(name=f"{prefix} {i}") for i in range(count)], batch_size=1000)
+    if club is not None:
+        ClubPlayer.objects.bulk_create([ClubPlayer(club_id=club, player=p) for p in made], batch_size=1000)
     return [p.pk for p in made]
