@@ -101,7 +101,10 @@ def player_detail(request, pk: int):
     rows = []
     for match in page.object_list:
         rows.append({"match": match, "place": _place_of(match, player), "change": changes.get(match.pk)})
-    context: dict[str, Any] = {"player": player, "games": games, "page": page, "rows": rows}
+    context: dict[str, Any] = {
+        "player": player, "games": games, "page": page, "rows": rows,
+        "player_clubs": clubs,  # for his rivals ({% rivals_of %}): one probe of his clubs a page
+    }  # fmt: skip
     return render(request, "ratings/player_detail.html", context)
 
 

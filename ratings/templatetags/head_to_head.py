@@ -14,7 +14,11 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def rivals_of(context, player):
-    """His rivals met in the clubs the page's viewer sees (issue 33)."""
-    request = context.get("request")
-    clubs = clubs_for_player(player, clubs_of_viewer(getattr(request, "user", None)))
+    """His rivals met in the clubs the page's viewer sees (issue 33): the clubs the view read
+    his matches in (``player_clubs``, the profile's), else found here."""
+    if "player_clubs" in context:
+        clubs = context["player_clubs"]
+    else:
+        request = context.get("request")
+        clubs = clubs_for_player(player, clubs_of_viewer(getattr(request, "user", None)))
     return rivals(player=player, clubs=clubs)
