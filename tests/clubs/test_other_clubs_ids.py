@@ -76,13 +76,18 @@ def requests(world, ids):
     }  # fmt: skip
 
 
-def test_a_private_clubs_ids_answer_as_ids_that_are_none(world, outsider):
-    side = world.clubs["private"]
-    private = {
+def ids_of(side) -> dict:
+    """A club's ids that ``requests`` puts where the outsider's club's would go."""
+    return {
         "players": [p.pk for p in side.players],
         "invitation": side.invitation.pk,
         "request": side.join_request.pk,
     }
+
+
+def test_a_private_clubs_ids_answer_as_ids_that_are_none(world, outsider):
+    side = world.clubs["private"]
+    private = ids_of(side)
     none = {"players": [UNKNOWN, UNKNOWN + 1], "invitation": UNKNOWN, "request": UNKNOWN}
     for name, (method, path, body) in requests(world, private).items():
         expected = answer(outsider, method, *requests(world, none)[name][1:])
@@ -94,11 +99,7 @@ def test_a_private_clubs_ids_answer_as_ids_that_are_none(world, outsider):
 
 def test_a_public_clubs_ids_are_refused_by_the_role_or_the_rule(world, outsider):
     side = world.clubs["public"]
-    public = {
-        "players": [p.pk for p in side.players],
-        "invitation": side.invitation.pk,
-        "request": side.join_request.pk,
-    }
+    public = ids_of(side)
     answers = {
         name: answer(outsider, method, path, body)
         for name, (method, path, body) in requests(world, public).items()
