@@ -36,6 +36,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -417,35 +418,55 @@ def hand_record(
     with the declared values standing (spec 1.6). ``hand.match`` is the updated match.
     """
     reason = (reason or "").strip()
-    with transaction.atomic():
-        # With a version, optimistic: the match is read without a lock and ``_save`` writes it
-        # only if its version is still the one read. Whatever changes a match bumps its
-        # version, so a write landing in between makes this one a version conflict, as a lock
-        # would have. Without one (the system, an import) the match is locked, so that
-        # concurrent writes queue and number their hands in turn.
-        match = _read(match, by=by, lock=version is None)
-        _require_scorer(match, by)
-        _require_version(match, version)
-        if match.status == Match.Status.VOID:
-            raise errors.MatchVoid(_("the match is void: reopen it before recording"))
-        if match.status == Match.Status.FINISHED:
-            raise errors.MatchOver(_("the match is over: no more hands can be recorded"), result=match.result)
-        ruleset = _ruleset(match)
-        ev = _accepted_evaluation(ruleset, match.state, record, accept_declared, reason)
-        hand = Hand(
-            match=match,
-            number=match.hand_count + 1,
-            recorded_by=by,
-            reason=reason,
-            **_hand_fields(record, ev, ruleset),
-        )
-        match.hand_count += 1
-        _refresh(match, last=hand)
-        _save(match)  # first: a recording that lost the race writes nothing
-        hand.save(force_insert=True)
-        _audit(by, AuditEntry.Action.HAND_RECORD, match=match, hand=hand, payload=_hand_payload(hand))
-        if match.status == Match.Status.FINISHED:  # the hand that finishes it
-            _announce(match, signals.FINISH)
+    refused = None
+    # No savepoint of its own (two of a recording's ten round trips): whatever refuses the hand
+    # does so before anything is written, so the block is left cleanly and the refusal raised
+    # after it, the caller's transaction still usable (a page shows the refusal, the offline
+    # queue goes on with its next hand). Only a write that fails, a real error, marks the
+    # caller's transaction for rollback; a caller that would go on after one gives it a savepoint.
+    with transaction.atomic(savepoint=False):
+        try:
+            hand = _next_hand(match, record, by, version, accept_declared, reason)
+            _save(hand.match)  # first, and a version conflict writes nothing: a refusal too
+        except errors.DomainError as exc:
+            refused = exc
+        else:
+            hand.save(force_insert=True)
+            match = hand.match
+            _audit(by, AuditEntry.Action.HAND_RECORD, match=match, hand=hand, payload=_hand_payload(hand))
+            if match.status == Match.Status.FINISHED:  # the hand that finishes it
+                _announce(match, signals.FINISH)
+    if refused is not None:
+        raise refused
+    return hand
+
+
+def _next_hand(match: Match | int, record: Any, by, version, accept_declared: bool, reason: str) -> Hand:
+    """The match's next hand, unsaved, its ``match`` read with the derived columns moved on;
+    raises the refusals (nothing is written here)."""
+    # With a version, optimistic: the match is read without a lock and ``_save`` writes it
+    # only if its version is still the one read. Whatever changes a match bumps its
+    # version, so a write landing in between makes this one a version conflict, as a lock
+    # would have. Without one (the system, an import) the match is locked, so that
+    # concurrent writes queue and number their hands in turn.
+    match = _read(match, by=by, lock=version is None)
+    _require_scorer(match, by)
+    _require_version(match, version)
+    if match.status == Match.Status.VOID:
+        raise errors.MatchVoid(_("the match is void: reopen it before recording"))
+    if match.status == Match.Status.FINISHED:
+        raise errors.MatchOver(_("the match is over: no more hands can be recorded"), result=match.result)
+    ruleset = _ruleset(match)
+    ev = _accepted_evaluation(ruleset, match.state, record, accept_declared, reason)
+    hand = Hand(
+        match=match,
+        number=match.hand_count + 1,
+        recorded_by=by,
+        reason=reason,
+        **_hand_fields(record, ev, ruleset),
+    )
+    match.hand_count += 1
+    _refresh(match, last=hand)
     return hand
 
 
@@ -551,13 +572,14 @@ def _read(match: Match | int, *, by=None, lock: bool = False) -> Match:
     pk = match.pk if isinstance(match, Match) else match
     user = _user_pk(by)
     if user is not None:
-        scored = Match._base_manager.select_related("club")
+        # The club's one column the guard needs, not the club (its house rules are JSON to parse).
+        scored = Match._base_manager.annotate(club_public=F("club__public"))
         try:
             match = (scored.select_for_update(of=("self",)) if lock else scored).get(pk=pk, scorers=user)
         except Match.DoesNotExist:
             pass
         else:
-            if match.club.public or has_role(match.club_id, by, Role.MEMBER):
+            if match.club_public or has_role(match.club_id, by, Role.MEMBER):
                 match.is_scorer = True
                 return match
     matches = Match.objects.select_for_update(of=("self",)) if lock else Match.objects.all()
