@@ -1,0 +1,204 @@
+"""An event's standings with the tie-breaks a director chooses: plain Python, no Django.
+
+Each match of the event is a ``Table``: its players' places (1 first, equal places for a tie)
+and their game points (the match totals). ``event_points`` turns places into the event's
+points by a table of points by place; ``standings`` ranks the players by the tie-breaks in the
+order given. Every tie-break is defined, with a worked example, in docs/events.md.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+#: The tie-breaks a director may order, by key.
+TIEBREAKS = (
+    "points",  # event points
+    "wins",  # matches finished first, alone
+    "game_points",  # the match totals, summed
+    "difference",  # his total minus the mean of his table's others, summed
+    "head_to_head",  # among the players still tied: the tied he finished ahead of, minus behind
+    "buchholz",  # his opponents' event points, summed
+    "median_buchholz",  # the same without the highest and the lowest opponent
+    "sonneborn_berger",  # each opponent's event points, times his result against him
+    "rating",  # the rating at the start (given)
+    "lots",  # a drawing of lots, seeded: the same seed, the same order
+)
+
+
+def default_points(seats: int) -> tuple[Fraction, ...]:
+    """Points by place (first, second …) when a director gives none: 1 and 0 for two sides (a
+    draw shares them: ½ each); for tables of more seats, one less a place down to none."""
+    if seats == 2:
+        return (Fraction(1), Fraction(0))
+    return tuple(Fraction(seats - 1 - place) for place in range(seats))
+
+
+class StandingsError(ValueError):
+    code = "standings_error"
+
+    def __init__(self, message: str, *, code: str | None = None):
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+
+@dataclass(frozen=True)
+class Table:
+    """One finished match of the event: its players' places and game points."""
+
+    places: Mapping[Hashable, int]
+    game_points: Mapping[Hashable, float | int | Fraction] = field(default_factory=dict)
+
+
+def event_points(places: Mapping[Hashable, int], by_place: Sequence[Fraction]) -> dict[Any, Fraction]:
+    """Each player's event points: ``by_place[p - 1]`` for place ``p``; players sharing places
+    share their points equally (two tied first of two: ½ each of 1 + 0)."""
+    ordered = sorted(places.values())
+    out = {}
+    for player, place in places.items():
+        span = ordered.count(place)
+        share = [
+            by_place[i] if i < len(by_place) else Fraction(0) for i in range(place - 1, place - 1 + span)
+        ]
+        out[player] = Fraction(sum(share)) / span
+    return out
+
+
+@dataclass(frozen=True)
+class Standing:
+    player: Any
+    rank: int  # equal ranks for players no tie-break parts
+    values: dict[str, Any]
+
+
+def standings(
+    players: Sequence[Hashable],
+    tables: Sequence[Table],
+    *,
+    by_place: Sequence[Fraction] | None = None,
+    tiebreaks: Sequence[str] = ("points", "buchholz", "sonneborn_berger"),
+    byes: Mapping[Hashable, int] | None = None,
+    bye_points: Fraction = Fraction(1),
+    ratings: Mapping[Hashable, float] | None = None,
+    seed: int = 0,
+) -> list[Standing]:
+    """The players ranked by ``tiebreaks`` in order (each a key of ``TIEBREAKS``; "points" is
+    always first, added if left out). ``byes``: the byes each had, worth ``bye_points`` each
+    and nothing to the tie-breaks that read opponents."""
+    unknown = [key for key in tiebreaks if key not in TIEBREAKS]
+    if unknown:
+        raise StandingsError(f"unknown tie-break {unknown[0]!r}", code="tiebreak_unknown")
+    order = ["points", *(key for key in dict.fromkeys(tiebreaks) if key != "points")]
+    byes = byes or {}
+    ratings = ratings or {}
+    seats = max((len(t.places) for t in tables), default=2)
+    scale = tuple(by_place) if by_place is not None else default_points(seats)
+
+    earned: dict[Any, list[tuple[Table, Fraction]]] = defaultdict(list)
+    for table in tables:
+        points = event_points(table.places, scale)
+        for player in table.places:
+            earned[player].append((table, points[player]))
+    total = {
+        p: sum((pts for _, pts in earned[p]), Fraction(0)) + bye_points * byes.get(p, 0) for p in players
+    }
+
+    def opponents(p) -> list[Any]:
+        return [q for table, _ in earned[p] for q in table.places if q != p]
+
+    def buchholz(p) -> Fraction:
+        return sum((total.get(q, Fraction(0)) for q in opponents(p)), Fraction(0))
+
+    def median_buchholz(p) -> Fraction:
+        scores = sorted(total.get(q, Fraction(0)) for q in opponents(p))
+        return sum(scores[1:-1], Fraction(0)) if len(scores) > 2 else Fraction(0)
+
+    def result_against(table: Table, p, q) -> Fraction:
+        mine, theirs = table.places[p], table.places[q]
+        return Fraction(1) if mine < theirs else Fraction(1, 2) if mine == theirs else Fraction(0)
+
+    def sonneborn_berger(p) -> Fraction:
+        return sum(
+            (
+                total.get(q, Fraction(0)) * result_against(t, p, q)
+                for t, _ in earned[p]
+                for q in t.places
+                if q != p
+            ),
+            Fraction(0),
+        )
+
+    def wins(p) -> int:
+        return sum(1 for t, _ in earned[p] if sorted(t.places.values()).count(1) == 1 and t.places[p] == 1)
+
+    def game_points(p) -> Fraction:
+        return sum((Fraction(t.game_points.get(p, 0)) for t, _ in earned[p]), Fraction(0))
+
+    def difference(p) -> Fraction:
+        diff = Fraction(0)
+        for t, _ in earned[p]:
+            others = [Fraction(t.game_points.get(q, 0)) for q in t.places if q != p]
+            if others:
+                diff += Fraction(t.game_points.get(p, 0)) - sum(others, Fraction(0)) / len(others)
+        return diff
+
+    lots = list(players)
+    random.Random(seed).shuffle(lots)
+    drawn = {p: i for i, p in enumerate(lots)}
+    plain = {
+        "points": lambda p: total[p],
+        "wins": wins,
+        "game_points": game_points,
+        "difference": difference,
+        "buchholz": buchholz,
+        "median_buchholz": median_buchholz,
+        "sonneborn_berger": sonneborn_berger,
+        "rating": lambda p: ratings.get(p, float("-inf")),
+        "lots": lambda p: -drawn[p],  # the first drawn ranks first
+    }
+    values: dict[Any, dict[str, Any]] = {p: {} for p in players}
+
+    def head_to_head(group: list) -> dict[Any, int]:
+        tied = set(group)
+        score = dict.fromkeys(group, 0)
+        for p in group:
+            for t, _ in earned[p]:
+                for q in t.places:
+                    if q != p and q in tied:
+                        score[p] += (t.places[p] < t.places[q]) - (t.places[p] > t.places[q])
+        return score
+
+    def rank(group: list, keys: list[str]) -> list[list]:
+        """``group`` split into its ordered runs of players no key parts."""
+        if not keys or len(group) == 1:
+            return [group]
+        key, rest = keys[0], keys[1:]
+        if key == "head_to_head":
+            h2h = head_to_head(group)
+            for p in group:
+                values[p][key] = h2h[p]
+        else:
+            for p in group:
+                values[p][key] = plain[key](p)
+        runs: dict[Any, list] = defaultdict(list)
+        for p in group:
+            runs[values[p][key]].append(p)
+        out = []
+        for value in sorted(runs, reverse=True):
+            out.extend(rank(runs[value], rest))
+        return out
+
+    for p in players:  # every column for every player, for the report (head-to-head: where tied)
+        for key in order:
+            values[p][key] = None if key == "head_to_head" else plain[key](p)
+    ranked, place = [], 1
+    for run in rank(list(players), order):
+        for p in run:
+            ranked.append(Standing(player=p, rank=place, values=dict(values[p])))
+        place += len(run)
+    return ranked
