@@ -21,17 +21,10 @@ from typing import Any
 
 import networkx as nx
 
+from .errors import PairingError
+
 #: Who sits out in a round with an odd count of players (a ``Pairing``'s ``bye``).
 BYE = None
-
-
-class PairingError(ValueError):
-    code = "pairing_error"
-
-    def __init__(self, message: str, *, code: str | None = None):
-        super().__init__(message)
-        if code is not None:
-            self.code = code
 
 
 def met_counts(meetings: Sequence[Sequence[Hashable]]) -> Counter[frozenset]:

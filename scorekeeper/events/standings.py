@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from .errors import StandingsError
+
 #: The tie-breaks a director may order, by key.
 TIEBREAKS = (
     "points",  # event points
@@ -36,15 +38,6 @@ def default_points(seats: int) -> tuple[Fraction, ...]:
     if seats == 2:
         return (Fraction(1), Fraction(0))
     return tuple(Fraction(seats - 1 - place) for place in range(seats))
-
-
-class StandingsError(ValueError):
-    code = "standings_error"
-
-    def __init__(self, message: str, *, code: str | None = None):
-        super().__init__(message)
-        if code is not None:
-            self.code = code
 
 
 @dataclass(frozen=True)
