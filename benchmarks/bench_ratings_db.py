@@ -383,9 +383,10 @@ def main() -> None:
                   "(target p95 < 100 ms)")  # fmt: skip
         elif args.latency:
             print("(b) skipped: REDIS_URL is not set")
+        pages = []
         if args.page_runs:
             settle()
-        pages = run_child("pages", env, "--page-runs", str(args.page_runs))["pages"] if args.page_runs else []
+            pages = run_child("pages", env, "--page-runs", str(args.page_runs))["pages"]
         if pages:
             print()
             print(

@@ -113,10 +113,11 @@ def swiss(
         fold = abs(abs(place_a - place_b) - size // 2) if doubled[a] == doubled[b] else 0
         return (0, met.get(frozenset((a, b)), 0), 0, (doubled[a] - doubled[b]) ** 2, fold)
 
-    cost = _lexicographic([levels(a, b) for a, b in itertools.combinations(slots, 2)], len(slots) // 2)
+    edges = {(a, b): levels(a, b) for a, b in itertools.combinations(slots, 2)}
+    cost = _lexicographic(list(edges.values()), len(slots) // 2)
     graph: nx.Graph[Any] = nx.Graph()
-    for a, b in itertools.combinations(slots, 2):
-        graph.add_edge(a, b, weight=cost.top - cost(levels(a, b)))
+    for (a, b), penalties_of_edge in edges.items():
+        graph.add_edge(a, b, weight=cost.top - cost(penalties_of_edge))
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     rank = {p: i for i, p in enumerate(order)}
     pairs, bye = [], BYE
@@ -253,7 +254,8 @@ def tables(
     return Seating(
         tables=seated,
         repeats=sum(repeats_at(list(t)) for t in seated),
-        lower_bound=repeat_lower_bound(order, max(sizes), met),
+        # The smallest table: every player has at least its other seats as tablemates.
+        lower_bound=repeat_lower_bound(order, min(sizes), met),
     )
 
 

@@ -171,13 +171,10 @@ def standings(
         if not keys or len(group) == 1:
             return [group]
         key, rest = keys[0], keys[1:]
-        if key == "head_to_head":
+        if key == "head_to_head":  # the one column that depends on who is still tied
             h2h = head_to_head(group)
             for p in group:
                 values[p][key] = h2h[p]
-        else:
-            for p in group:
-                values[p][key] = plain[key](p)
         runs: dict[Any, list] = defaultdict(list)
         for p in group:
             runs[values[p][key]].append(p)
