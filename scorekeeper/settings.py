@@ -154,6 +154,7 @@ INSTALLED_APPS = [
     "csp",  # the Content-Security-Policy header (its system checks)
     "scorekeeper.clubs",  # clubs, roles, joining, the guard on club objects (below the matches)
     "scorekeeper.matches",
+    "scorekeeper.events",  # club nights, round robins, Swiss events, leagues (on the matches)
     "scorekeeper.accounts",
     "scorekeeper.outbox",
     "scorekeeper.idempotency",
