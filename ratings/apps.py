@@ -22,3 +22,9 @@ class RatingsConfig(AppConfig):
         player_merged.connect(
             receivers.player_merged_replay, sender=Player, dispatch_uid="ratings.player_merged"
         )
+        # The events (beneath the ratings) show ratings through the source registered here.
+        from scorekeeper.events import ratings_source
+
+        from .reads.events import EventRatings
+
+        ratings_source.register(EventRatings())

@@ -30,7 +30,7 @@ from scorekeeper.matches.models import ClubPlayer, Match, Player
 from scorekeeper.matches.selectors import players_seen_by
 from scorekeeper.rules import UnknownGame, find_ruleset
 
-from . import pairing, selectors
+from . import pairing, ratings_source, selectors
 from .errors import PairingError
 from .models import Entrant, Event, EventAuditEntry, EventTable, Round
 from .standings import TIEBREAKS, default_points
@@ -146,7 +146,7 @@ def event_finish(*, event: Event | int, by: Any) -> Event:
 def entrant_add(*, event: Event | int, player: Player | int, by: Any, rating: int | None = None) -> Entrant:
     """Enter ``player`` (late entries welcome: he is paired from the next round; a round
     robin's schedule is fixed by its first round, so it takes no late entry). ``rating``: his
-    rating at the start, as the caller read it from the ratings."""
+    rating at the start; left out, the ratings' (``ratings_source``) as he enters."""
     with transaction.atomic():
         event = _lock(event, by)
         player_id = player.pk if isinstance(player, Player) else player
@@ -162,10 +162,12 @@ def entrant_add(*, event: Event | int, player: Player | int, by: Any, rating: in
             raise Conflict(_("the player is already entered"), field="player", code="already_entered")
         if event.entrants.filter(withdrawn_at__isnull=True).count() >= MAX_ENTRANTS:
             raise Conflict(_("the event is full"), field="player", code="event_full")
+        if not isinstance(rating, int) or isinstance(rating, bool):
+            rating = ratings_source.at_start(event.game, [player_id]).get(player_id)
         entrant = Entrant.objects.create(
             event=event,
             player_id=player_id,
-            rating=rating if isinstance(rating, int) else None,
+            rating=rating,
             entered_by=_user_or_none(by),
         )
         _audit(event, by, EventAuditEntry.Action.ENTER, {"player": player_id, "rating": entrant.rating})
