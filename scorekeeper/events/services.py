@@ -99,8 +99,9 @@ def event_create(
             field="rounds",
             code="rounds_invalid",
         )
-    elif rounds is None and format in (Event.Format.SWISS, Event.Format.TABLE_SWISS):
-        raise EventInvalid(_("a Swiss needs its number of rounds"), field="rounds", code="rounds_required")
+    elif rounds is None and (format in (Event.Format.SWISS, Event.Format.TABLE_SWISS) or size > 2):
+        # Only two sides have a schedule that ends by itself (every pair once).
+        raise EventInvalid(_("give the number of rounds"), field="rounds", code="rounds_required")
     by_place = _points(points, size)
     bye = _number(bye_points, "bye_points")
     order = _tiebreaks(tiebreaks)
@@ -512,14 +513,11 @@ def _paired(event: Event, number: int, active: list[int]) -> tuple[list[list[int
         byes = [round_.bye] if round_.bye is not pairing.BYE else []
         return [list(pair) for pair in round_.pairs], byes, round_.repeats, 0
     ruleset = find_ruleset(event.game)
+    # Tables as even as can be, from three seats up; a partnership game's tables are all full.
     least = (
-        min(c for c in ruleset.seat_counts if c >= 3)
-        if event.format != Event.Format.ROUND_ROBIN
-        else event.table_size
+        min(c for c in ruleset.seat_counts if c >= 3) if ruleset.partnerships is None else event.table_size
     )
-    sizes = pairing.table_sizes(
-        len(order), event.table_size, least if ruleset.partnerships is None else event.table_size
-    )
+    sizes = pairing.table_sizes(len(order), event.table_size, least)
     seating = pairing.tables(order, event.table_size, met=earlier.met, sizes=sizes)
     seated = [_seats_within(event, number, i, list(t)) for i, t in enumerate(seating.tables, start=1)]
     return seated, [], seating.repeats, seating.lower_bound

@@ -6,6 +6,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from django.db import transaction
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.errors import Conflict, Invalid, NotAllowed, NotFound
 from scorekeeper.events import selectors, services
@@ -178,6 +181,15 @@ def test_a_forfeit_counts_and_voids_the_match(make_event, director, finish_round
     assert next(r for r in selectors.standings(event) if r.player == winner).values["points"] == 1
 
 
+def test_a_round_robin_at_tables_needs_its_rounds_and_seats_uneven_counts(make_event, director, finish_round):
+    with pytest.raises(Invalid) as refused:
+        make_event(7, format="round_robin", table_size=3, rounds=None)
+    assert refused.value.code == "rounds_required"
+    event = make_event(7, format="table_swiss", table_size=4, rounds=2)
+    round_ = services.round_pair(event=event, by=director)
+    assert sorted(len(t) for t in seated(round_)) == [3, 4]  # seven at tables of four: 4 + 3
+
+
 @pytest.mark.parametrize(
     ("fields", "code"),
     [
@@ -229,3 +241,47 @@ def test_an_entrant_twice_is_a_conflict(make_event, director, roster):
     assert refused.value.code == "already_entered"
     with pytest.raises(NotFound):
         services.entrant_add(event=event, player=10**6, by=director)
+
+
+@given(
+    count=st.integers(min_value=2, max_value=8),
+    results=st.lists(st.integers(min_value=0, max_value=1), min_size=40, max_size=40),
+    withdraw=st.booleans(),
+)
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_every_round_seats_each_active_entrant_once_or_gives_him_the_bye(
+    make_event, director, count, results, withdraw
+):
+    """Whatever the results: nobody twice in a round, every active entrant at a table or on the
+    bye, no second bye while a player without one could take it, and the standings' points add
+    up to what the tables and byes gave."""
+    from scorekeeper.matches.services import hand_record
+    from tests.fakes import hand
+
+    with transaction.atomic():
+        event = make_event(count, rounds=4)
+        outcomes = iter(results)
+        byes: list[int] = []
+        decided = 0
+        for number in range(1, 5):
+            if withdraw and number == 3 and len(selectors.active_players(event)) > 2:
+                services.entrant_withdraw(event=event, player=selectors.active_players(event)[0], by=director)
+            round_ = services.round_pair(event=event, by=director)
+            tables = selectors.round_tables(round_)
+            seats = selectors.seats_of(tables)
+            players = [p for t in seats.values() for p in t]
+            assert sorted(players) == sorted(selectors.active_players(event))
+            for t in tables:
+                if t.bye_id:
+                    had_none = set(selectors.active_players(event)) - set(byes)
+                    assert t.bye_id not in byes or not had_none
+                    byes.append(t.bye_id)
+                else:
+                    winner = next(outcomes)
+                    hand_record(
+                        match=t.match_id, record=hand([10, 3] if winner == 0 else [3, 10]), by=director
+                    )
+                    decided += 1
+        total = sum(row.values["points"] for row in selectors.standings(event))
+        assert total == decided + len(byes)
+        transaction.set_rollback(True)
