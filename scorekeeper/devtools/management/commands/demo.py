@@ -2,7 +2,10 @@
 and a piquet league of six of them (every pair plays once) so that the leaderboard has
 established players beside provisional ones, and the season board a table. Two clubs beside
 the home club share a player: the public "Cercle du Piquet" and the private "Back Room", whose
-own player and matches only its members (and staff) see.
+own player and matches only its members (and staff) see. The Cercle runs two events through
+the events' services: a finished club night (a three-round Swiss of eight, every table's piquet
+partie played to its end) and a league in progress (a round robin of six, a fixture a week: two
+rounds played, the third paired this week, one table finished, one under way, one to start).
 
 The hands come from scorekeeper/devtools/demo/<game>.json and go through the same services as the
 API, so the demo is also a smoke test of the whole recording path. Idempotent: players are
@@ -12,11 +15,13 @@ found by name and a match by its title, so running it again adds nothing.
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
 from ratings import display
 from ratings.reads.boards import leaderboard
@@ -25,6 +30,9 @@ from scorekeeper.clubs import services as club_services
 from scorekeeper.clubs.models import Club
 from scorekeeper.clubs.scoping import site_wide
 from scorekeeper.devtools import DEMO_DATA
+from scorekeeper.events import selectors as event_selectors
+from scorekeeper.events import services as event_services
+from scorekeeper.events.models import Event
 from scorekeeper.matches import errors, services
 from scorekeeper.matches.models import Match, Player
 from scorekeeper.rules import UnknownGame, find_ruleset
@@ -50,6 +58,20 @@ CLUBS = [
     ("back-room", "Back Room", False, ["Alice", "Mireille"],
      [("Alice", "Mireille"), ("Mireille", "Alice")]),
 ]  # fmt: skip
+#: The Cercle's events (found by name in the club): a finished Swiss club night of eight and a
+#: league of six in progress (its third fixture this week), both of piquet parties, whose hands
+#: are the piquet cases' (each table plays the case of its round and number, in turn). Fixed
+#: seeds: the same demo, the same pairings.
+EVENTS_CLUB = "cercle"
+CLUB_NIGHT = "Tuesday club night"
+CLUB_NIGHT_PLAYERS = PLAYERS[:8]
+CLUB_NIGHT_ROUNDS = 3
+LEAGUE = "Winter league"
+LEAGUE_PLAYERS_NAMES = PLAYERS[:6]
+#: The league's rounds played to their end; in the next, table 1 is finished, table 2 has
+#: its first LEAGUE_HANDS_UNDER_WAY hands, table 3 has not started.
+LEAGUE_ROUNDS_PLAYED = 2
+LEAGUE_HANDS_UNDER_WAY = 2
 
 
 class Command(BaseCommand):
@@ -88,6 +110,7 @@ class Command(BaseCommand):
         created, skipped = created + league_created, skipped + league_skipped
         created += self._rivals(user)
         created += self._clubs(user)
+        self._events(user)
         self.stdout.write(
             f"demo: {created} match(es) recorded, {skipped} already there, {len(players)} players"
         )
@@ -165,6 +188,72 @@ class Command(BaseCommand):
                     continue
                 created += 1
         return created
+
+    def _events(self, user) -> None:
+        """The Cercle's club night and league, each made whole in one transaction (or left
+        alone when it is there already)."""
+        club = Club.objects.get(slug=EVENTS_CLUB)
+        cases = json.loads((DEMO_DATA / "piquet.json").read_text(encoding="utf-8"))
+        for name, build in ((CLUB_NIGHT, self._club_night), (LEAGUE, self._league_event)):
+            if Event.objects.filter(club=club, name=name).exists():
+                continue
+            try:
+                with transaction.atomic():
+                    event = build(club, cases, user)
+            except errors.DomainError as exc:
+                self.stderr.write(f"could not make the event {name}: {exc.code}: {exc}")
+                continue
+            rounds = event.round_set.count()
+            self.stdout.write(f"demo: event {name}: {event.entrants.count()} entrants, {rounds} round(s)")
+
+    def _club_night(self, club: Club, cases: list[dict], user) -> Event:
+        event = event_services.event_create(
+            club=club,
+            by=user,
+            name=CLUB_NIGHT,
+            game="piquet",
+            format=Event.Format.SWISS,
+            rounds=CLUB_NIGHT_ROUNDS,
+            seed=2026,
+        )
+        for name in CLUB_NIGHT_PLAYERS:
+            event_services.entrant_add(event=event, player=self._player(name, user), by=user)
+        for _ in range(CLUB_NIGHT_ROUNDS):
+            round_ = event_services.round_pair(event=event, by=user)
+            self._play_round(round_, cases, user)
+        return event_services.event_finish(event=event, by=user)
+
+    def _league_event(self, club: Club, cases: list[dict], user) -> Event:
+        # Its first fixture two weeks before today (each round a week later): the third is this week.
+        starts = timezone.localdate() - timedelta(weeks=LEAGUE_ROUNDS_PLAYED)
+        event = event_services.event_create(
+            club=club,
+            by=user,
+            name=LEAGUE,
+            game="piquet",
+            format=Event.Format.LEAGUE,
+            seed=2027,
+            starts_on=starts,
+        )
+        for name in LEAGUE_PLAYERS_NAMES:
+            event_services.entrant_add(event=event, player=self._player(name, user), by=user)
+        for _ in range(LEAGUE_ROUNDS_PLAYED):
+            round_ = event_services.round_pair(event=event, by=user)
+            self._play_round(round_, cases, user)
+        round_ = event_services.round_pair(event=event, by=user)
+        self._play_round(round_, cases, user, hands=[None, LEAGUE_HANDS_UNDER_WAY, 0])
+        return event
+
+    def _play_round(self, round_, cases: list[dict], user, hands: list[int | None] | None = None) -> None:
+        """Record the hands of a piquet case at each table of ``round_`` (table n of round r
+        plays case r + n, in turn); ``hands``: how many at each table (None: all of them)."""
+        for i, table in enumerate(event_selectors.round_tables(round_)):
+            if table.match_id is None:  # a bye
+                continue
+            case = cases[(round_.number + table.number) % len(cases)]
+            count = hands[i] if hands is not None and i < len(hands) else None
+            for record in case["hands"][:count]:
+                services.hand_record(match=table.match_id, record=record, by=user)
 
     def _ratings(self) -> None:
         # Each finished match's rating event was handed to Celery after its commit: in-process
