@@ -8,6 +8,7 @@ order given. Every tie-break is defined, with a worked example, in docs/events.m
 
 from __future__ import annotations
 
+import math
 import random
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
@@ -92,53 +93,67 @@ def standings(
     seats = max((len(t.places) for t in tables), default=2)
     scale = tuple(by_place) if by_place is not None else default_points(seats)
 
-    earned: dict[Any, list[tuple[Table, Fraction]]] = defaultdict(list)
+    # The arithmetic is in whole units of 1/unit of a point (every place's share, a bye, a
+    # shared place's split, a half for a drawn meeting in Sonneborn-Berger are whole numbers of
+    # them): exact as fractions are, without making tens of thousands of them (bench_events).
+    unit = math.lcm(*(Fraction(v).denominator for v in (*scale, bye_points))) * math.lcm(*range(1, seats + 1))
+    shares: dict[tuple, dict[Any, int]] = {}
+    earned: dict[Any, list[tuple[Table, int]]] = defaultdict(list)
     for table in tables:
-        points = event_points(table.places, scale)
-        for player in table.places:
-            earned[player].append((table, points[player]))
-    total = {
-        p: sum((pts for _, pts in earned[p]), Fraction(0)) + bye_points * byes.get(p, 0) for p in players
-    }
+        pattern = tuple(table.places.values())
+        if pattern not in shares:
+            points = event_points(dict(enumerate(pattern)), scale)
+            shares[pattern] = {i: int(points[i] * unit) for i in points}
+        share = shares[pattern]
+        for i, player in enumerate(table.places):
+            earned[player].append((table, share[i]))
+    bye_units = int(bye_points * unit)
+    total = {p: sum(pts for _, pts in earned[p]) + bye_units * byes.get(p, 0) for p in players}
 
     def opponents(p) -> list[Any]:
         return [q for table, _ in earned[p] for q in table.places if q != p]
 
-    def buchholz(p) -> Fraction:
-        return sum((total.get(q, Fraction(0)) for q in opponents(p)), Fraction(0))
+    def buchholz(p) -> int:
+        return sum(total.get(q, 0) for q in opponents(p))
 
-    def median_buchholz(p) -> Fraction:
-        scores = sorted(total.get(q, Fraction(0)) for q in opponents(p))
-        return sum(scores[1:-1], Fraction(0)) if len(scores) > 2 else Fraction(0)
+    def median_buchholz(p) -> int:
+        scores = sorted(total.get(q, 0) for q in opponents(p))
+        return sum(scores[1:-1]) if len(scores) > 2 else 0
 
-    def result_against(table: Table, p, q) -> Fraction:
-        mine, theirs = table.places[p], table.places[q]
-        return Fraction(1) if mine < theirs else Fraction(1, 2) if mine == theirs else Fraction(0)
-
-    def sonneborn_berger(p) -> Fraction:
-        return sum(
-            (
-                total.get(q, Fraction(0)) * result_against(t, p, q)
-                for t, _ in earned[p]
-                for q in t.places
-                if q != p
-            ),
-            Fraction(0),
-        )
+    def sonneborn_berger(p) -> int:  # in half units: a win counts 2, a drawn meeting 1
+        out = 0
+        for t, _ in earned[p]:
+            mine = t.places[p]
+            for q, theirs in t.places.items():
+                if q != p and mine <= theirs:
+                    out += total.get(q, 0) * (2 if mine < theirs else 1)
+        return out
 
     def wins(p) -> int:
-        return sum(1 for t, _ in earned[p] if sorted(t.places.values()).count(1) == 1 and t.places[p] == 1)
+        return sum(1 for t, _ in earned[p] if t.places[p] == 1 and list(t.places.values()).count(1) == 1)
 
-    def game_points(p) -> Fraction:
-        return sum((Fraction(t.game_points.get(p, 0)) for t, _ in earned[p]), Fraction(0))
+    def game_points(p) -> int | Fraction:
+        got = [t.game_points.get(p, 0) for t, _ in earned[p]]
+        if all(type(g) is int for g in got):
+            return sum(got)
+        return sum(map(Fraction, got), Fraction(0))
+
+    others_unit = math.lcm(*range(1, seats))
 
     def difference(p) -> Fraction:
-        diff = Fraction(0)
+        # His total less the mean of his table's others: kept in whole numbers of 1/(others)
+        # while the totals are whole, as they are in every game but cul's match rating.
+        whole, exact = 0, Fraction(0)
         for t, _ in earned[p]:
-            others = [Fraction(t.game_points.get(q, 0)) for q in t.places if q != p]
-            if others:
-                diff += Fraction(t.game_points.get(p, 0)) - sum(others, Fraction(0)) / len(others)
-        return diff
+            others = [t.game_points.get(q, 0) for q in t.places if q != p]
+            if not others:
+                continue
+            mine = t.game_points.get(p, 0)
+            if type(mine) is int and all(type(o) is int for o in others):
+                whole += (mine * len(others) - sum(others)) * (others_unit // len(others))
+            else:
+                exact += Fraction(mine) - sum(map(Fraction, others), Fraction(0)) / len(others)
+        return Fraction(whole, others_unit) + exact
 
     lots = list(players)
     random.Random(seed).shuffle(lots)
@@ -186,9 +201,19 @@ def standings(
     for p in players:  # every column for every player, for the report (head-to-head: where tied)
         for key in order:
             values[p][key] = None if key == "head_to_head" else plain[key](p)
+    # Ranked on the whole units; shown in points.
+    per_unit = {"points": unit, "buchholz": unit, "median_buchholz": unit, "sonneborn_berger": 2 * unit}
     ranked, place = [], 1
     for run in rank(list(players), order):
         for p in run:
-            ranked.append(Standing(player=p, rank=place, values=dict(values[p])))
+            shown = {
+                key: Fraction(value, per_unit[key])
+                if key in per_unit
+                else Fraction(value)
+                if key in ("game_points", "difference")
+                else value
+                for key, value in values[p].items()
+            }
+            ranked.append(Standing(player=p, rank=place, values=shown))
         place += len(run)
     return ranked

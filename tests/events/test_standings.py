@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.events import pairing
-from scorekeeper.events.standings import StandingsError, Table, event_points, standings
+from scorekeeper.events.standings import TIEBREAKS, StandingsError, Table, event_points, standings
 
 HALF = Fraction(1, 2)
 
@@ -116,3 +116,40 @@ def test_a_round_robin_s_standings(count, rng):
     everyone = sum(points)
     assert all(s.values["buchholz"] == everyone - s.values["points"] for s in ranked)
     assert [s.rank for s in ranked] == list(range(1, count + 1))  # the lots part every tie
+
+
+@given(
+    count=st.integers(min_value=2, max_value=9),
+    seats=st.sampled_from([2, 3, 4]),
+    rounds=st.integers(min_value=1, max_value=5),
+    by_place=st.lists(st.fractions(min_value=0, max_value=5, max_denominator=4), min_size=1, max_size=4),
+    rng=st.randoms(use_true_random=False),
+)
+@settings(max_examples=150, deadline=None)
+def test_the_standings_equal_the_fractions_reference(count, seats, rounds, by_place, rng):
+    """The served standings count in whole units; the first version counted in fractions: the
+    same ranks and the same values, whatever the tables, places, shares and game points."""
+    from .reference_standings import standings as reference
+
+    players = list(range(count))
+    tables = []
+    for _ in range(rounds):
+        rng.shuffle(players)
+        for start in range(0, count - 1, seats):
+            group = players[start : start + seats]
+            if len(group) < 2:
+                continue
+            places = {p: rng.randint(1, len(group)) for p in group}
+            points = {p: rng.choice([rng.randint(-50, 200), rng.randint(0, 100) / 4]) for p in group}
+            tables.append(Table(places, points))
+    options = {
+        "by_place": by_place[:seats],
+        "tiebreaks": list(TIEBREAKS),
+        "byes": {players[-1]: 1},
+        "bye_points": Fraction(1, 2),
+        "ratings": {p: rng.randint(1400, 1600) for p in players},
+        "seed": 7,
+    }
+    served = standings(players, tables, **options)
+    expected = reference(players, tables, **options)
+    assert [(s.player, s.rank, s.values) for s in served] == [(s.player, s.rank, s.values) for s in expected]
