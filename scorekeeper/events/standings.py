@@ -135,8 +135,8 @@ def standings(
     def game_points(p) -> int | Fraction:
         got = [t.game_points.get(p, 0) for t, _ in earned[p]]
         if all(type(g) is int for g in got):
-            return sum(got)
-        return sum(map(Fraction, got), Fraction(0))
+            return sum(int(g) for g in got)
+        return sum((Fraction(g) for g in got), Fraction(0))
 
     others_unit = math.lcm(*range(1, seats))
 
@@ -150,9 +150,9 @@ def standings(
                 continue
             mine = t.game_points.get(p, 0)
             if type(mine) is int and all(type(o) is int for o in others):
-                whole += (mine * len(others) - sum(others)) * (others_unit // len(others))
+                whole += (mine * len(others) - sum(int(o) for o in others)) * (others_unit // len(others))
             else:
-                exact += Fraction(mine) - sum(map(Fraction, others), Fraction(0)) / len(others)
+                exact += Fraction(mine) - sum((Fraction(o) for o in others), Fraction(0)) / len(others)
         return Fraction(whole, others_unit) + exact
 
     lots = list(players)
