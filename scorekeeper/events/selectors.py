@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Count, Max, QuerySet, Sum
+from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from scorekeeper.matches.models import Match, Seat
 
+from . import ratings_source
 from .models import Entrant, Event, EventTable, Round
 from .standings import Standing, Table
 from .standings import standings as rank
@@ -247,3 +248,44 @@ def live_tag(event: Event) -> str:
         audit["count"],
     )
     return hashlib.blake2b(repr(facts).encode(), digest_size=12).hexdigest()
+
+
+# -- the pages' reads ----------------------------------------------------------------------
+def live_tables(event: Event) -> list[EventTable]:
+    """The tables the live pages show: the last round's, and on a club night every table still
+    being played (its tables form as players arrive, a round of their own each)."""
+    last = event.round_set.order_by("-number").first()
+    if last is None:
+        return []
+    tables = EventTable.objects.filter(round__event=event, replaced_at__isnull=True)
+    if event.format == Event.Format.OPEN:
+        tables = tables.filter(
+            Q(round=last) | Q(forfeit__isnull=True, match__status=Match.Status.IN_PROGRESS)
+        )
+    else:
+        tables = tables.filter(round=last)
+    return list(tables.select_related("match", "bye", "round").order_by("round__number", "number"))
+
+
+def player_names(event: Event) -> dict[int, str]:
+    """The name of every player entered in the event (withdrawn ones too), by id."""
+    return dict(event.entrants.values_list("player_id", "player__name"))
+
+
+@dataclass
+class Report:
+    """An event's report: its standings, every table's result and the rating changes."""
+
+    standings: list[Standing]
+    played: Played
+    #: Each player's displayed rating change summed over the event's rated matches.
+    changes: dict[int, int]
+
+
+def report(event: Event) -> Report:
+    """The standings, every table in round order (``played.rows``) and each player's rating
+    change over the event's matches (from the ratings' source; none without one)."""
+    done = played(event)
+    table = standings(event, done=done)
+    match_ids = [row[5] for row in done.rows if row[5] is not None]
+    return Report(standings=table, played=done, changes=ratings_source.changes(event.game, match_ids))

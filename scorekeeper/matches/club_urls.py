@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from .views import clubs as views
 
@@ -20,4 +20,5 @@ urlpatterns = [
     path("<slug:slug>/requests/<int:pk>/", views.club_request_decide, name="club-request-decide"),
     path("<slug:slug>/join/", views.club_join, name="club-join"),
     path("<slug:slug>/leave/", views.club_leave, name="club-leave"),
+    path("<slug:slug>/events/", include("scorekeeper.events.urls")),  # a club's events (issue 34)
 ]
