@@ -59,6 +59,12 @@ def _event(request, slug: str, pk: int) -> Event:
     return event
 
 
+def _refused(request, club: Club) -> HttpResponse:
+    """The 403 page of a write that takes the director's role (the clubs' pages' own)."""
+    message = _("Running the events of %(club)s takes the director's role.") % {"club": club.name}
+    return render(request, "clubs/refused.html", {"club": club, "message": message}, status=403)
+
+
 def _viewer(request, club: Club) -> dict[str, Any]:
     membership = clubs.membership_of(club, request.user)
     return {
@@ -79,6 +85,8 @@ def _write(view):
         event = _event(request, slug, pk)
         if not request.user.is_authenticated:
             return redirect_to_login(event.get_absolute_url())
+        if not clubs.has_role(event.club, request.user, Role.DIRECTOR):
+            return _refused(request, event.club)
         try:
             done = view(request, event, **kwargs)
         except DomainError as exc:
@@ -238,6 +246,8 @@ def event_list(request, slug: str):
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
+        if not viewer["is_director"]:
+            return _refused(request, club)
         form = forms.EventForm(request.POST)
         status = 400
         if form.is_valid():
