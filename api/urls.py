@@ -8,6 +8,7 @@ from . import (
     auth,
     club_boards,
     clubs,
+    events,
     exceptions,
     exchange,
     games,
@@ -94,6 +95,25 @@ v1 = [
         club_boards.ClubLeaderboard.as_view(),
         name="club-leaderboard",
     ),
+    # a club's events (api/events.py)
+    path("clubs/<slug:slug>/events", events.ClubEvents.as_view(), name="club-events"),
+    path("events/<int:pk>", events.EventDetail.as_view(), name="event-detail"),
+    path("events/<int:pk>/entrants", events.EventEntrants.as_view(), name="event-entrants"),
+    path(
+        "events/<int:pk>/entrants/<int:player>/withdraw",
+        events.EntrantWithdraw.as_view(),
+        name="event-entrant-withdraw",
+    ),
+    path("events/<int:pk>/rounds", events.EventRounds.as_view(), name="event-rounds"),
+    path("events/<int:pk>/rounds/<int:number>", events.EventRound.as_view(), name="event-round"),
+    path("events/<int:pk>/rounds/<int:number>/swap", events.RoundSwap.as_view(), name="event-round-swap"),
+    path(
+        "events/<int:pk>/rounds/<int:number>/tables/<int:table>/forfeit",
+        events.TableForfeit.as_view(),
+        name="event-table-forfeit",
+    ),
+    path("events/<int:pk>/finish", events.EventFinish.as_view(), name="event-finish"),
+    path("events/<int:pk>/standings", events.EventStandings.as_view(), name="event-standings"),
     # head-to-head, player merge (api/people.py)
     path("players/<int:pk>/merge", people.PlayerMerge.as_view(), name="player-merge"),
     path("players/<int:pk>/anonymise", personal.PlayerAnonymise.as_view(), name="player-anonymise"),

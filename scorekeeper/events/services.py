@@ -39,6 +39,7 @@ from .standings import TIEBREAKS, default_points
 MAX_ROUNDS = 50
 MAX_ENTRANTS = 1000
 DEFAULT_TIEBREAKS = ("points", "buchholz", "sonneborn_berger", "lots")
+FIRST_DAY, LAST_DAY = date(1900, 1, 1), date(9000, 12, 31)
 
 
 class EventInvalid(Invalid):
@@ -109,6 +110,13 @@ def event_create(
         raise EventInvalid(_("seats are drawn or rotated"), field="seating", code="seating_unknown")
     if format == Event.Format.LEAGUE and starts_on is None:
         starts_on = timezone.localdate()
+    if starts_on is not None and not (isinstance(starts_on, date) and FIRST_DAY <= starts_on <= LAST_DAY):
+        # A fixture a week per round from this day must stay a date.
+        raise EventInvalid(
+            _("the first day is a date from %(first)s to %(last)s") % {"first": FIRST_DAY, "last": LAST_DAY},
+            field="starts_on",
+            code="starts_on_invalid",
+        )
     with transaction.atomic():
         event = Event.objects.create(
             club=club,

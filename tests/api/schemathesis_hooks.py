@@ -84,6 +84,36 @@ RULE_REJECTIONS: dict[str, frozenset[str]] = {
         {"name_missing", "time_zone_unknown", "game_unknown", "house_rules_invalid"}
     ),
     "POST /api/v1/clubs/{slug}/members": frozenset({"user_unknown"}),
+    # An event's choices that depend on the game (its seat counts) and on each other; a league's
+    # first day too late for its fixtures (a date the schema cannot bound).
+    "POST /api/v1/clubs/{slug}/events": frozenset(
+        {
+            "table_size_invalid",
+            "format_for_two",
+            "format_for_tables",
+            "rounds_required",
+            "points_invalid",
+            "starts_on_invalid",
+        }
+    ),
+    # The pairing judged against the event: its format, its entrants, the tables still playing.
+    "POST /api/v1/events/{id}/rounds": frozenset(
+        {
+            "tables_required",
+            "tables_not_taken",
+            "table_size_invalid",
+            "not_an_entrant",
+            "too_few_entrants",
+            "tables_do_not_fit",
+            "entrant_twice",
+        }
+    ),
+    # Players who have no seat in the round, or sit at the same table.
+    "POST /api/v1/events/{id}/rounds/{number}/swap": frozenset({"same_player", "not_seated", "same_table"}),
+    # Places for another number of seats than the table has.
+    "POST /api/v1/events/{id}/rounds/{number}/tables/{table}/forfeit": frozenset(
+        {"places_invalid", "reason_required"}
+    ),
 }
 #: A rule rejection whose ``errors`` are the engine's problems, not the request's shape.
 ENGINE_REJECTIONS = frozenset({"hand_invalid", "score_mismatch", "options_invalid"})
