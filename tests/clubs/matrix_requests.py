@@ -97,6 +97,8 @@ def path_for(route: Route, side: ClubWorld, world: World) -> str:
         pk = side.join_request.pk
     elif "recompute/<int:pk>" in pattern:
         pk = world.recompute_job.pk
+    elif "events/<int:pk>" in pattern:
+        pk = side.event.pk
     else:
         pk = side.match.pk
     values = {
@@ -116,12 +118,18 @@ def path_for(route: Route, side: ClubWorld, world: World) -> str:
         "invitation": side.invitation.pk,
         "request": side.join_request.pk,
         "request_id": side.join_request.pk,
+        # A round's table: the API names it by its number, the pages by its row.
+        "table": 1 if "rounds/<int:number>/tables" in pattern else _first_table(side),
     }
     # A regular expression's groups first: ``(?P<pk>…)`` holds what looks like a ``<pk>``.
     path = re.sub(r"\(\?P<(\w+)>[^)]*\)", lambda m: str(values[m.group(1)]), pattern)
     path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values[m.group(1)]), path)
     path = path.replace("^", "").replace("$", "").replace("\\.", ".")
     return "/" + path
+
+
+def _first_table(side: ClubWorld) -> int:
+    return side.event.round_set.get(number=1).tables.order_by("number").values_list("pk", flat=True)[0]
 
 
 def body_for(route: Route, method: str, side: ClubWorld, world: World) -> dict[str, Any] | None:
@@ -152,6 +160,21 @@ def body_for(route: Route, method: str, side: ClubWorld, world: World) -> dict[s
         "api:club-join": {"code": ""},
         "api:club-invitations": {"role": "member", "max_uses": 1},
         "api:club-request-decide": {"approve": True},
+        "api:club-events": {"name": "Friday", "game": "tally", "format": "swiss", "rounds": 3},
+        "api:event-entrants": {"player": side.spare.pk},
+        "api:event-round-swap": {"first": players[0].pk, "second": players[1].pk},
+        "api:event-table-forfeit": {"places": [1, 2], "reason": "no show"},
+        "event-list": {
+            "name": "Friday",
+            "game": "tally",
+            "format": "swiss",
+            "rounds": 3,
+            "bye_points": "1",
+            "seating": "draw",
+        },
+        "event-entrant-add": {"player": side.spare.pk},
+        "event-swap": {"first": players[0].pk, "second": players[1].pk},
+        "event-forfeit": {"reason": "no show", "place_0": 1, "place_1": 2},
     }
     return bodies.get(name, {})
 

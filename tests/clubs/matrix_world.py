@@ -1,7 +1,8 @@
 """The world of the permission matrix (tests/clubs/test_permission_matrix.py): a public and a
 private club, each with a member, a scorer, a director and an admin (the same people in both),
 an outsider who runs a club of his own, and staff; in each club two players, a match in
-progress with one hand, a finished match, an invitation and a join request.
+progress with one hand, a finished match, an invitation and a join request; an event (a Swiss
+of the two players, its first round paired) and a third player, not entered.
 
 Every URL of the URLconf is requested by every role against each club's objects: the URL's
 arguments (``pk``, ``slug``, ``player`` …) name the public club's objects in one column and
@@ -27,6 +28,8 @@ class ClubWorld:
     finished: Any
     invitation: Any
     join_request: Any
+    event: Any = None  # a Swiss of ``players``, round 1 paired and being played
+    spare: Any = None  # a player of the club not entered in the event
     claim_code_player: Any = None
 
 
@@ -42,6 +45,7 @@ def build_world(django_user_model) -> World:
     from ratings.models import RecomputeJob
     from scorekeeper.clubs import services as clubs
     from scorekeeper.clubs.models import Role
+    from scorekeeper.events import services as events
     from scorekeeper.matches import services
     from tests.fakes import hand
 
@@ -66,6 +70,13 @@ def build_world(django_user_model) -> World:
         invitation, _code = clubs.invitation_create(club=club, by=admin, role=Role.MEMBER)
         asker = django_user_model.objects.create_user(f"asker-{kind}")
         join_request = clubs.club_join(club=club, by=asker)
-        world.clubs[kind] = ClubWorld(club, players, match, finished, invitation, join_request)
+        event = events.event_create(
+            club=club, by=admin, name="Tuesday", game="tally", format="swiss", rounds=3
+        )
+        for player in players:
+            events.entrant_add(event=event, player=player, by=admin)
+        events.round_pair(event=event, by=admin)
+        spare = services.player_create(name=f"{kind.title()} Cid", club=club, by=admin)
+        world.clubs[kind] = ClubWorld(club, players, match, finished, invitation, join_request, event, spare)
     world.recompute_job = RecomputeJob.objects.create(requested_by=users["staff"])
     return world
