@@ -287,6 +287,40 @@ class StandingsSerializer(serializers.Serializer):
     rows = StandingSerializer(many=True)
 
 
+class ReportStandingSerializer(StandingSerializer):
+    rating_change = serializers.IntegerField(
+        allow_null=True,
+        help_text=gettext_lazy(
+            "his displayed rating change over the event's rated matches (null: none rated)"
+        ),
+    )
+
+
+class ReportTableSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    match = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("null: a bye"))
+    players = serializers.ListField(child=serializers.IntegerField(), help_text=gettext_lazy("in seat order"))
+    places = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text=gettext_lazy("in seat order, 1 first (a forfeit's given places); null: not decided"),
+    )
+    game_points = serializers.ListField(
+        child=serializers.FloatField(),
+        allow_null=True,
+        help_text=gettext_lazy("the match totals, in seat order"),
+    )
+
+
+class ReportSerializer(serializers.Serializer):
+    event = serializers.IntegerField()
+    final = serializers.BooleanField(help_text=gettext_lazy("the event is finished"))
+    tiebreaks = serializers.ListField(child=serializers.CharField())
+    standings = ReportStandingSerializer(many=True)
+    tables = ReportTableSerializer(many=True)
+
+
 _date = serializers.DateField().to_representation
 
 
@@ -550,19 +584,57 @@ class EventStandings(APIView):
         if _etag_matches(request.headers.get("If-None-Match"), etag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
         rows = selectors.standings(event)
-        names = dict(Player.objects.filter(pk__in=[r.player for r in rows]).values_list("pk", "name"))
-        body = {
-            "event": event.pk,
-            "final": event.finished_at is not None,
-            "tiebreaks": list(event.tiebreaks),
-            "rows": [
-                {
-                    "rank": row.rank,
-                    "player": row.player,
-                    "name": names.get(row.player, ""),
-                    "values": {key: number(value) for key, value in row.values.items()},
-                }
-                for row in rows
-            ],
-        }
+        body = {**_heading(event), "rows": _standing_rows(rows)}
         return Response(body, headers=headers)
+
+
+class EventReport(APIView):
+    @extend_schema(
+        summary=gettext_lazy("An event's report: the standings, every table's result, the rating changes"),
+        description=gettext_lazy(
+            "What the printed report shows: the standings with every tie-break's value and each "
+            "player's rating change over the event, and every table of every round with its places."
+        ),
+        responses={200: ReportSerializer, **schema.errors(404)},
+    )
+    def get(self, request, pk: int):
+        event = _event(pk)
+        report = selectors.report(event)
+        standings = [
+            {**row, "rating_change": report.changes.get(row["player"])}
+            for row in _standing_rows(report.standings)
+        ]
+        tables = [
+            {
+                "round": number,
+                "table": table,
+                "match": match,
+                "players": players,
+                "places": [places[p] for p in players] if places else None,
+                "game_points": [number_of(points.get(p, 0)) for p in players] if points else None,
+            }
+            for number, table, players, places, points, match in report.played.rows
+        ]
+        return Response({**_heading(event), "standings": standings, "tables": tables})
+
+
+def _heading(event: Event) -> dict[str, Any]:
+    return {"event": event.pk, "final": event.finished_at is not None, "tiebreaks": list(event.tiebreaks)}
+
+
+def _standing_rows(rows) -> list[dict[str, Any]]:
+    names = dict(Player.objects.filter(pk__in=[r.player for r in rows]).values_list("pk", "name"))
+    return [
+        {
+            "rank": row.rank,
+            "player": row.player,
+            "name": names.get(row.player, ""),
+            "values": {key: number(value) for key, value in row.values.items()},
+        }
+        for row in rows
+    ]
+
+
+def number_of(value: Any) -> int | float:
+    found = number(value)
+    return 0 if found is None else found

@@ -114,6 +114,7 @@ v1 = [
     ),
     path("events/<int:pk>/finish", events.EventFinish.as_view(), name="event-finish"),
     path("events/<int:pk>/standings", events.EventStandings.as_view(), name="event-standings"),
+    path("events/<int:pk>/report", events.EventReport.as_view(), name="event-report"),
     # head-to-head, player merge (api/people.py)
     path("players/<int:pk>/merge", people.PlayerMerge.as_view(), name="player-merge"),
     path("players/<int:pk>/anonymise", personal.PlayerAnonymise.as_view(), name="player-anonymise"),

@@ -142,6 +142,13 @@ def test_a_swiss_of_eight_from_creation_to_its_final_standings(dora, make_event,
 
     finished = dora.post(f"/api/v1/events/{pk}/finish", format="json")
     assert finished.status_code == 200 and finished.json()["finished_at"] is not None
+    report = dora.get(f"/api/v1/events/{pk}/report").json()
+    assert report["final"] is True and report["standings"][0]["player"] == rows[0]["player"]
+    assert [r["values"] for r in report["standings"]] == [r["values"] for r in rows]
+    assert all("rating_change" in r for r in report["standings"])
+    assert len(report["tables"]) == 12 and [t["round"] for t in report["tables"][:5]] == [1, 1, 1, 1, 2]
+    assert all(t["places"] == [1, 2] and t["game_points"] == [10, 1] for t in report["tables"])
+    assert_error(dora.get("/api/v1/events/999999/report"), 404, "event_not_found")
     assert dora.get(f"/api/v1/events/{pk}/standings").json()["final"] is True
     late = dora.post(f"/api/v1/events/{pk}/entrants", {"player": roster[0].pk}, format="json")
     assert_error(late, 409, "event_finished")
