@@ -84,6 +84,11 @@ CARRIED = (
     "matches.hand",  # every version, superseded ones too
     "matches.handconfirmation",  # the other side's answers to each version
     "matches.auditentry",
+    "events.event",  # a club's events, with their points, tie-breaks and seed
+    "events.entrant",  # withdrawn entries too
+    "events.round",
+    "events.eventtable",  # a round's tables (replaced ones too), their matches, byes, forfeits
+    "events.eventauditentry",
     # A match's first rating event is its place in its pool's order (docs/ratings.md): the
     # events are facts of when each match finished, the input of the ratings, not derived.
     "ratings.ratingevent",

@@ -54,7 +54,7 @@ PREVIOUS_RELEASE = {
     "ratings": "0005_history_partitioned_by_pool",
 }
 #: Apps the previous release did not have.
-NEW_APPS = {"idempotency", "clubs"}
+NEW_APPS = {"idempotency", "clubs", "events"}
 #: The tables the upgrade renames (with every row), and the models whose content type it moves.
 RENAMED_TABLES = {"matches_idempotencykey": "idempotency_idempotencykey"}
 MOVED_CONTENT_TYPES = {("matches", "idempotencykey"): ("idempotency", "idempotencykey")}
@@ -71,7 +71,12 @@ ADDED_FIELDS = {
 #: The tables the upgrade creates in an app of the previous release (app, model): empty after it.
 #: This release's services and score sheets read them, so they exist while the site's rows are
 #: written and read, and are dropped just before the upgrade.
-ADDED_MODELS = [("matches", "HandConfirmation"), ("matches", "PlayerClaimCode")]
+ADDED_MODELS = [
+    ("matches", "HandConfirmation"), ("matches", "PlayerClaimCode"),
+    # The events, a new app (issue 34): its tables, as the clubs', made by the upgrade, empty.
+    ("events", "Event"), ("events", "Entrant"), ("events", "Round"), ("events", "EventTable"),
+    ("events", "EventAuditEntry"),
+]  # fmt: skip
 #: The clubs' tables: made by the upgrade and filled (clubs 0002, matches 0016–0018): one home club,
 #: every account a scorer in it, every player on its roster, every match its (``Match.club``,
 #: above). Made first while the site is populated (``Match.club`` refers to them), dropped last.
@@ -352,7 +357,7 @@ def test_an_upgrade_from_the_previous_release_keeps_every_row_sheet_and_rating(
             if has_index(model, index):  # SQLite rebuilt the table with the model's indexes
                 editor.remove_index(model, index)
             editor.add_index(model, old_index)
-        for model in added_models():
+        for model in reversed(added_models()):  # the events' tables name one another
             editor.delete_model(model)
         for model in reversed(club_models()):
             editor.delete_model(model)
