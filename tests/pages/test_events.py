@@ -8,6 +8,7 @@ import csv
 import io
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -345,6 +346,9 @@ def test_the_live_endpoint_tags_its_answer_and_says_304_until_something_changes(
     assert member.get(url("event-live", event), HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
     table = selectors.round_tables(round_)[0]
     hand_record(match=table.match_id, record=hand([4, 3]), by=people["dora"])
+    # One reading serves every screen for a second (views.LIVE_SHARED_SECONDS) …
+    assert member.get(url("event-live", event), HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    cache.clear()  # … and once it has passed, the hand shows.
     second = member.get(url("event-live", event), HTTP_IF_NONE_MATCH=first["ETag"])
     assert second.status_code == 200 and second["ETag"] != first["ETag"]
     scores = {t["id"]: [p["score"] for p in t["players"]] for t in second.json()["tables"]}
