@@ -3,10 +3,9 @@
     DATABASE_URL=postgres://USER@127.0.0.1:5432/DB REDIS_URL=redis://127.0.0.1:6379/N \\
         .venv/bin/python benchmarks/club_night.py [--duration 120] [--tables 200] [--readers 20] \\
         [--pace 50] [--phones 0.5] [--workers 2] [--threads 1] [--history 20000] [--keep-db]
-    … benchmarks/club_night.py --event [--tables 200] [--pace 25] [--rounds 3] [--projectors 50] …
 
-``--event``: a Swiss event's evening instead, its projectors, and Redis and the worker failing
-mid-round (benchmarks/club_night_event.py, whose docstring says what it does).
+Its event mode, a Swiss event's evening with its projectors and Redis and the worker failing
+mid-round, is ``benchmarks/club_night_event.py`` (built on this module's pieces).
 
 Not a test and not run in CI. Loopback only, bounded by ``--duration``. Prerequisites:
 PostgreSQL reachable through DATABASE_URL by a role that may create databases, and a Redis
@@ -803,11 +802,6 @@ def check(recorder: Recorder, drain: float) -> list[str]:
 
 # -- main ----------------------------------------------------------------------------------
 def main() -> None:
-    if "--event" in sys.argv[1:]:  # the Swiss event's evening: a module of its own, its own options
-        from benchmarks import club_night_event
-
-        club_night_event.main([a for a in sys.argv[1:] if a != "--event"])
-        return
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -832,11 +826,6 @@ def main() -> None:
     parser.add_argument("--worker-concurrency", type=int, default=2, help="celery worker processes")
     parser.add_argument("--seed", type=int, default=23)
     parser.add_argument("--keep-db", action="store_true", help="keep the scratch database")
-    parser.add_argument(
-        "--event",
-        action="store_true",
-        help="a Swiss event's evening instead (benchmarks/club_night_event.py; --event --help: its options)",
-    )
     args = parser.parse_args()
     if args.tables < 1 or args.pace <= 0 or not 0 <= args.phones <= 1:
         parser.error("--tables ≥ 1, --pace > 0, 0 ≤ --phones ≤ 1")

@@ -1,7 +1,7 @@
 """Club night, event mode (issue 34): a Swiss evening of two-hand piquet, its projectors, and
 Redis and the worker failing in the middle of a round.
 
-    DATABASE_URL=postgres://USER@127.0.0.1:5432/DB .venv/bin/python benchmarks/club_night.py --event \\
+    DATABASE_URL=postgres://USER@127.0.0.1:5432/DB .venv/bin/python benchmarks/club_night_event.py \\
         [--tables 200] [--pace 25] [--rounds 3] [--projectors 50] [--poll 3] [--history 2000] \\
         [--fault-round 2] [--workers 2] [--threads 1] [--keep-db]
 
@@ -626,7 +626,6 @@ def report(
 # -- main ---------------------------------------------------------------------------------------
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="club_night.py --event",
         description=(__doc__ or "").split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -1,5 +1,5 @@
 """The club-night benchmark's event mode, its pure pieces (the benchmark itself is run by hand:
-benchmarks/club_night.py --event, benchmarks/club_night_event.py)."""
+benchmarks/club_night_event.py)."""
 
 import socket
 from fractions import Fraction
