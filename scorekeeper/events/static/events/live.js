@@ -2,8 +2,8 @@
  * matches without a reload.
  *
  * Plain JavaScript, no build step. Every 3 s the page asks the event's live endpoint (the URL
- * in #event-live's data-live-url) with the ETag it has (data-live-etag) in If-None-Match: 304 while nothing
- * changed; otherwise the JSON (views.event_live) in the page's language. The standings'
+ * in #event-live's data-live-url, from the ETag in data-live-etag on; follow.js): 304 while
+ * nothing changed; otherwise the JSON (views.event_live) in the page's language. The standings'
  * rows are rebuilt from it; each table's score and status are written into its row. When
  * the tables themselves changed (a new round, a swap) the page cannot rebuild its forms: it
  * says so, with a link to reload. A failed poll changes nothing and the next one tries again.
@@ -11,11 +11,10 @@
 (function () {
   "use strict";
   var root = document.getElementById("event-live");
-  if (!root || !root.dataset.liveUrl || !window.fetch) return;
+  if (!root || !root.dataset.liveUrl || !window.fetch || !window.followEventLive) return;
 
   var EVERY = 3000;
   var url = root.dataset.liveUrl;
-  var tag = root.dataset.liveEtag || "";
   var stale = document.getElementById("live-stale");
   var body = document.getElementById("standings-rows");
 
@@ -68,26 +67,8 @@
     if (changed && stale) stale.hidden = false;
   }
 
-  function poll() {
-    var headers = { "Accept": "application/json" };
-    if (tag) headers["If-None-Match"] = tag;
-    fetch(url, { credentials: "same-origin", headers: headers, cache: "no-cache" })
-      .then(function (response) {
-        if (response.status === 304 || !response.ok) return null;
-        var next = response.headers.get("ETag");
-        return response.json().then(function (data) {
-          tag = next || tag;
-          return data;
-        });
-      })
-      .then(function (data) {
-        if (!data) return;
-        standings(data.standings || []);
-        tables(data.tables || [], data.round === undefined ? null : data.round);
-      })
-      .catch(function () { /* offline or a bad answer: keep what is shown, try again */ })
-      .then(function () { setTimeout(poll, EVERY); });
-  }
-
-  setTimeout(poll, EVERY);
+  window.followEventLive(url, root.dataset.liveEtag || "", EVERY, function (data) {
+    standings(data.standings || []);
+    tables(data.tables || [], data.round === undefined ? null : data.round);
+  });
 })();

@@ -2,7 +2,7 @@
  * on a screen in the club's room.
  *
  * Plain JavaScript, no build step. Every 3 s it asks the event's live endpoint (data-live-url,
- * If-None-Match with the ETag it has) and rebuilds its slides from the JSON, whose words are
+ * If-None-Match with the ETag it has: follow.js) and rebuilds its slides from the JSON, whose words are
  * already in the page's language: the tables six to a slide, the standings twelve rows to a
  * slide. Every 10 s it shows the next slide. A failed poll (the network, the server) changes
  * nothing on the screen: the last view stays and the next poll tries again.
@@ -11,14 +11,13 @@
   "use strict";
   var root = document.getElementById("projector");
   var holder = document.getElementById("slides");
-  if (!root || !holder || !root.dataset.liveUrl || !window.fetch) return;
+  if (!root || !holder || !root.dataset.liveUrl || !window.fetch || !window.followEventLive) return;
 
   var POLL = 3000;
   var TURN = 10000;
   var TABLES_PER_SLIDE = 6;
   var ROWS_PER_SLIDE = 12;
   var url = root.dataset.liveUrl;
-  var tag = root.dataset.liveEtag || "";
   var title = document.getElementById("slide-title");
   var shown = 0;
 
@@ -104,26 +103,7 @@
     if (title && heading) title.textContent = heading.textContent;
   }
 
-  function poll() {
-    var headers = { "Accept": "application/json" };
-    if (tag) headers["If-None-Match"] = tag;
-    fetch(url, { credentials: "same-origin", headers: headers, cache: "no-cache" })
-      .then(function (response) {
-        if (response.status === 304 || !response.ok) return null;
-        var next = response.headers.get("ETag");
-        return response.json().then(function (data) {
-          tag = next || tag;
-          return data;
-        });
-      })
-      .then(function (data) {
-        if (data) build(data);
-      })
-      .catch(function () { /* keep the last view; the next poll tries again */ })
-      .then(function () { setTimeout(poll, POLL); });
-  }
-
   show(0);
   setInterval(function () { show(shown + 1); }, TURN);
-  setTimeout(poll, POLL);
+  window.followEventLive(url, root.dataset.liveEtag || "", POLL, build);
 })();
