@@ -187,29 +187,24 @@ def _decided(players: list[int], forfeit: Any, status: str, result: Any) -> tupl
 
 @dataclass(frozen=True)
 class History:
+    #: The standings' order then (the event's tie-breaks), and each player's event points.
+    order: list[int]
     points: dict[int, Fraction]
     met: Mapping[frozenset, int]
     byes: Mapping[int, int]
 
 
 def history(event: Event, *, before: int) -> History:
-    """Who met whom and the byes in the rounds before ``before``, and the event points then."""
+    """Who met whom and the byes in the rounds before ``before``, and the standings then: one
+    read of the event, one ranking."""
     done = played(event, before=before)
-    by_place = [Fraction(p) for p in event.points]
-    ranked = rank(
-        entered(event),
-        done.tables,
-        by_place=by_place,
-        tiebreaks=["points"],
-        byes=done.byes,
-        bye_points=Fraction(event.bye_points),
+    ranked = standings(event, done=done)
+    return History(
+        [row.player for row in ranked],
+        {row.player: row.values["points"] for row in ranked},
+        done.met,
+        done.byes,
     )
-    return History({row.player: row.values["points"] for row in ranked}, done.met, done.byes)
-
-
-def entered(event: Event) -> list[int]:
-    """Every entrant, withdrawn ones too (their games count for their opponents)."""
-    return list(dict.fromkeys(event.entrants.order_by("id").values_list("player_id", flat=True)))
 
 
 def standings(event: Event, *, done: Played | None = None) -> list[Standing]:

@@ -504,7 +504,6 @@ def _open_tables(event: Event, active: list[int], tables: Sequence[Sequence[int]
 
 def _paired(event: Event, number: int, active: list[int]) -> tuple[list[list[int]], list[int], int, int]:
     """(tables in seat order, byes, repeat meetings, the fewest possible) for round ``number``."""
-    earlier = selectors.history(event, before=number)
     if _schedule_fixed(event):
         schedule = selectors.schedule_players(event) if number > 1 else active
         tables, byes = [], []
@@ -514,7 +513,8 @@ def _paired(event: Event, number: int, active: list[int]) -> tuple[list[list[int
                 tables.append(pair)
             byes.extend(pair if len(pair) == 1 else [])
         return tables, byes, 0, 0
-    order = [row.player for row in selectors.standings(event)] if number > 1 else _seeded(event, active)
+    earlier = selectors.history(event, before=number)
+    order = earlier.order if number > 1 else _seeded(event, active)
     order = [p for p in order if p in set(active)]
     if event.table_size == 2:
         round_ = pairing.swiss(order, earlier.points, met=earlier.met, byes=earlier.byes)
