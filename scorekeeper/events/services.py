@@ -12,7 +12,8 @@ matches (``selectors``), never copied here.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import date, timedelta
 from fractions import Fraction
 from typing import Any
@@ -248,9 +249,10 @@ def round_pair(*, event: Event | int, by: Any, tables: Sequence[Sequence[int]] |
             repeats_bound=bound,
             scheduled_for=fixture,
         )
+        facts = _Seated.read(event, (p for players in seated for p in players))
         for i, players in enumerate(seated, start=1):
             EventTable.objects.create(
-                round=round_, number=i, match=_table_match(event, round_, i, players, by)
+                round=round_, number=i, match=_table_match(event, round_, i, players, by, facts)
             )
         for j, player_id in enumerate(bye, start=len(seated) + 1):
             EventTable.objects.create(round=round_, number=j, bye_id=player_id)
@@ -300,6 +302,7 @@ def round_swap(*, round: Round | int, first: int, second: int, by: Any) -> dict[
         new_seats = {table_a: list(seats[table_a]), table_b: list(seats[table_b])}
         new_seats[table_a][seat_a], new_seats[table_b][seat_b] = second, first
         now = timezone.now()
+        facts = _Seated.read(event, (p for players in new_seats.values() for p in players))
         for table_id in (table_a, table_b):
             old = current[table_id]
             old.replaced_at = now
@@ -311,7 +314,9 @@ def round_swap(*, round: Round | int, first: int, second: int, by: Any) -> dict[
                 EventTable.objects.create(round=found, number=old.number, bye_id=players[0])
             else:
                 EventTable.objects.create(
-                    round=found, number=old.number, match=_table_match(event, found, old.number, players, by)
+                    round=found,
+                    number=old.number,
+                    match=_table_match(event, found, old.number, players, by, facts),
                 )
         warnings = swap_warnings(event, found, new_seats)
         _audit(
@@ -547,14 +552,28 @@ def _seats_within(event: Event, number: int, table: int, players: list[int]) -> 
     return players
 
 
-def _table_match(event: Event, round_: Round, number: int, players: Sequence[int], by: Any) -> Match:
-    roster = set(
-        ClubPlayer.objects.filter(club=event.club, player__in=players, guest=False).values_list(
-            "player_id", flat=True
+@dataclass(frozen=True)
+class _Seated:
+    """What the matches of a round's tables need to know of their players, read once a round:
+    who is on the club's roster (the others play as guests), and their own accounts (the
+    scorers of their tables)."""
+
+    on_roster: frozenset[int]
+    accounts: dict[int, Any]
+
+    @classmethod
+    def read(cls, event: Event, players: Iterable[int]) -> _Seated:
+        players = list(players)
+        roster = ClubPlayer.objects.filter(club=event.club, player__in=players, guest=False)
+        accounts = get_user_model().objects.filter(player__pk__in=players).select_related("player")
+        return cls(
+            frozenset(roster.values_list("player_id", flat=True)), {user.player.pk: user for user in accounts}
         )
-    )
-    users = list(Player.objects.filter(pk__in=players, user__isnull=False).values_list("user", flat=True))
-    scorers = get_user_model().objects.filter(pk__in=users)
+
+
+def _table_match(
+    event: Event, round_: Round, number: int, players: Sequence[int], by: Any, seated: _Seated
+) -> Match:
     return matches.match_create(
         game=event.game,
         players=list(players),
@@ -562,8 +581,8 @@ def _table_match(event: Event, round_: Round, number: int, players: Sequence[int
         club=event.club,
         title=_("%(event)s · round %(round)s · table %(table)s")
         % {"event": event.name, "round": round_.number, "table": number},
-        scorers=scorers,
-        guests=[p for p in players if p not in roster],
+        scorers=[seated.accounts[p] for p in players if p in seated.accounts],
+        guests=[p for p in players if p not in seated.on_roster],
     )
 
 
