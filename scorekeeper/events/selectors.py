@@ -228,7 +228,8 @@ def standings(event: Event, *, done: Played | None = None) -> list[Standing]:
 
 def live_tag(event: Event) -> str:
     """A tag of everything the event's live pages show: it changes with every hand recorded at
-    one of its tables, every entry, round, swap and forfeit (one aggregate query)."""
+    one of its tables, every entry, round, swap and forfeit (two aggregate queries: the matches,
+    the audit log)."""
     matches = Match._base_manager.filter(event_table__round__event=event).aggregate(
         versions=Sum("version"), count=Count("id"), last=Max("updated_at")
     )
