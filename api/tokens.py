@@ -59,3 +59,8 @@ class TokenScheme(KnoxTokenScheme):
 
     target_class = "api.tokens.TokenAuthentication"
     name = "tokenAuth"
+
+
+def tokens_of_deleted_account_revoke(sender, user, **kwargs) -> None:
+    """``account_deleted``: every token of the closed account goes."""
+    AuthToken.objects.filter(user=user).delete()

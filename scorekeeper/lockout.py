@@ -14,7 +14,19 @@ def retry_after_seconds() -> int:
 
 def signin_locked_out(request, original_response=None, credentials=None):
     seconds = retry_after_seconds()
-    context = {"minutes": max(1, round(seconds / 60)), "username": (credentials or {}).get("username", "")}
+    context = {"minutes": max(1, round(seconds / 60)), "username": signin_username(request, credentials)}
     response = render(request, "registration/locked_out.html", context, status=429)
     response["Retry-After"] = str(seconds)
     return response
+
+
+def signin_username(request, credentials=None) -> str:
+    """The name a sign-in's failures are counted under (``AXES_USERNAME_CALLABLE``): the
+    username, or the email address one signs in with on the pages (allauth passes either as
+    the credentials; its form's field is ``login``), as typed."""
+    credentials = credentials or {}
+    for field in ("username", "email"):
+        if credentials.get(field):
+            return str(credentials[field]).strip()
+    data = getattr(request, "POST", None) or {}
+    return str(data.get("login") or data.get("username") or "").strip()

@@ -152,6 +152,12 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI's files, served locally (no CDN)
     "csp",  # the Content-Security-Policy header (its system checks)
+    # Accounts (django-allauth): sign-up from an invitation, verified email, password reset and
+    # change, two-factor sign-in (TOTP, recovery codes), the list of one's sessions.
+    "allauth",
+    "allauth.account",
+    "allauth.mfa",
+    "allauth.usersessions",
     "scorekeeper.clubs",  # clubs, roles, joining, the guard on club objects (below the matches)
     "scorekeeper.matches",
     "scorekeeper.events",  # club nights, round robins, Swiss events, leagues (on the matches)
@@ -178,11 +184,17 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # allauth's sign-in stages (the second factor) and its list of a user's sessions.
+    "allauth.account.middleware.AccountMiddleware",
+    "allauth.usersessions.middleware.UserSessionsMiddleware",
     # Scopes every club object a request reads to the clubs its user may see (after auth).
     "scorekeeper.clubs.scoping.ClubScopeMiddleware",
     # The signed-in user's language (between the cookie and Accept-Language) and time zone.
     "scorekeeper.accounts.middleware.PreferenceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Club admins and staff without a second factor are sent to set one up (accounts/middleware.py;
+    # after the messages, which say why).
+    "scorekeeper.accounts.middleware.SecondFactorRequiredMiddleware",
     # Turns a locked-out sign-in into the 429 page (after authentication, per django-axes).
     "axes.middleware.AxesMiddleware",
     # Last, so that it wraps the view and the rendering of its answer: a 5xx writes nothing.
@@ -276,7 +288,68 @@ SILENCED_SYSTEM_CHECKS = [] if REDIS_URL else ["axes.W001"]
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+    # Sign-in by email address as well as by username (the pages' sign-in form).
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
+# The sign-in form names its field "login" (a username or an email address): axes counts the
+# failures of either under the name given (scorekeeper/lockout.py).
+AXES_USERNAME_CALLABLE = "scorekeeper.lockout.signin_username"
+
+# Accounts (django-allauth; docs/accounts.md). A new account comes from a club's invitation; open
+# sign-up without one is a setting, off by default. Its email address is verified by a link before
+# it may sign in (and so score); an account staff made without an address signs in as before.
+SIGNUP_OPEN = env_bool("SIGNUP_OPEN", False)
+ACCOUNT_ADAPTER = "scorekeeper.accounts.adapter.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_CHANGE_EMAIL = True  # a new address replaces the old once it is verified
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False  # the link opens a page with a button: mail scanners follow links
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+# The reset form answers the same for any address; an address with no account is told so by email.
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = True
+ACCOUNT_EMAIL_NOTIFICATIONS = True  # "your password was changed", "your address was changed" …
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Scorekeeper] "
+# allauth's own throttles (its cache). Passwords: django-axes locks out first (5 failures), so
+# allauth's "login_failed" is a looser backstop; it also counts wrong second-factor codes.
+# Sign-up, reset and verification are limited per address (ip) and per email (key).
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": "30/m/ip,10/5m/key",
+    "signup": env_str("SIGNUP_RATE_LIMIT", "10/h/ip"),
+    "reset_password": env_str("RESET_PASSWORD_RATE_LIMIT", "20/h/ip,3/h/key"),
+    "reset_password_from_key": "20/m/ip",
+    "confirm_email": "1/3m/key,10/h/ip",
+    "manage_email": "10/m/user",
+    "change_password": "5/m/user",
+    "reauthenticate": "10/m/user",
+}
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = "Scorekeeper"
+# Two-factor sign-in is offered to everyone and required of club admins and staff (pages: they
+# are sent to set it up; API: no token without it).
+MFA_REQUIRED_FOR_ADMINS = env_bool("MFA_REQUIRED_FOR_ADMINS", True)
+USERSESSIONS_TRACK_ACTIVITY = False  # a session's row is written at sign-in, not at every request
+
+# Email. Every message goes through the outbox (scorekeeper/outbox/mail.py): stored in the
+# transaction that sends it, delivered by a task that tries again while the mail server is
+# down. EMAIL_DELIVERY_BACKEND is what delivers: SMTP once EMAIL_HOST is set, else the console.
+EMAIL_BACKEND = "scorekeeper.outbox.mail.OutboxEmailBackend"
+EMAIL_HOST = env_str("EMAIL_HOST")
+EMAIL_DELIVERY_BACKEND = env_str(
+    "EMAIL_DELIVERY_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", bool(EMAIL_HOST))
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Scorekeeper <scorekeeper@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -322,6 +395,7 @@ WHITENOISE_AUTOREFRESH = DEBUG
 WHITENOISE_USE_FINDERS = DEBUG
 
 LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = LOGOUT_REDIRECT_URL = "home"
 
 REST_FRAMEWORK = {
     # The one place the API's sign-in is chosen: apps send a token, the pages use the session.

@@ -1,19 +1,23 @@
+from allauth.account import views as account_views
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
+
+# The admin signs in through the site's own sign-in, with its second factor (django-allauth).
+admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
 
 urlpatterns = [
     path("api/", include("api.urls")),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the switcher on every page
-    # Sign-in for the pages (scorers at the table); the API uses tokens.
-    path(
-        "accounts/login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True, next_page="home"),
-        name="login",
-    ),
-    path("accounts/logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
-    path("accounts/", include("scorekeeper.accounts.urls")),  # the settings page
+    # Sign-in for the pages (scorers at the table), django-allauth's; the API uses tokens.
+    path("accounts/login/", account_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", account_views.LogoutView.as_view(), name="logout"),
+    # The settings page, sign-up from an invitation, closing one's account.
+    path("accounts/", include("scorekeeper.accounts.urls")),
+    # Sign-up, verification, password reset and change, email change, two-factor sign-in
+    # (/accounts/2fa/), one's sessions (/accounts/sessions/).
+    path("accounts/", include("allauth.urls")),
     path("clubs/", include("scorekeeper.matches.club_urls")),  # the clubs' pages
     path("", include("scorekeeper.matches.urls")),
     path("", include("ratings.urls")),  # the leaderboards and the player profiles

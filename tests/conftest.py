@@ -36,6 +36,14 @@ def fresh_cache(settings):
 
 
 @pytest.fixture(autouse=True)
+def second_factor_optional(settings):
+    """The tests of other features sign club admins and staff in with ``force_login`` and no
+    second factor, as they skip the password; the requirement itself (on in production) is
+    tested in tests/accounts/, which turns it on."""
+    settings.MFA_REQUIRED_FOR_ADMINS = False
+
+
+@pytest.fixture(autouse=True)
 def default_language():
     """Every test starts in the default language: LocaleMiddleware activates a request's
     language in the thread and leaves it there, so a test client's French request would make

@@ -26,3 +26,27 @@ class PreferenceForm(forms.ModelForm):
     class Meta:
         model = Preference
         fields = ["language", "time_zone"]
+
+
+class AccountDeleteForm(forms.Form):
+    """Closing one's account asks for the password again: a phone left signed in at the club
+    must not be enough."""
+
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    confirm = forms.BooleanField(
+        label=_("I understand: my name leaves every match and list, and the account cannot be reopened."),
+    )
+
+    def __init__(self, *args, user, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("This is not your password."), code="password_wrong")
+        return password

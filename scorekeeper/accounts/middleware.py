@@ -13,7 +13,12 @@ else UTC. Every zone is checked against the tz database before it is activated.
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib import messages
+from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 
 from .models import Preference, available_time_zones
 
@@ -61,3 +66,44 @@ class PreferenceMiddleware:
             return self.get_response(request)
         finally:
             timezone.deactivate()
+
+
+def second_factor_required(user) -> bool:
+    """Whether ``user`` must sign in with a second factor: staff, and the admins of any club."""
+    from scorekeeper.clubs.models import Membership, Role
+
+    if not settings.MFA_REQUIRED_FOR_ADMINS or not getattr(user, "is_authenticated", False):
+        return False
+    return (
+        user.is_staff
+        or user.is_superuser
+        or Membership.objects.filter(user=user, role=Role.ADMIN, ended_at=None).exists()
+    )
+
+
+def second_factor_missing(user) -> bool:
+    """Required of ``user`` but not set up yet."""
+    from allauth.mfa.utils import is_mfa_enabled
+
+    return second_factor_required(user) and not is_mfa_enabled(user)
+
+
+class SecondFactorRequiredMiddleware:
+    """A club admin or a member of staff without a second factor is sent to set one up before
+    any other page (the admin included); the account pages (where he sets it up, or signs out)
+    stay open. The API refuses him a token instead (api/auth.py)."""
+
+    #: Open without a second factor: the account's own pages, files, the language switch, the API.
+    OPEN = ("/accounts/", "/static/", "/i18n/", "/api/", "/sw.js")
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not request.path.startswith(self.OPEN) and second_factor_missing(request.user):
+            messages.warning(
+                request,
+                _("Club admins and staff sign in with a second factor: set up an authenticator app first."),
+            )
+            return redirect(f"{reverse('mfa_activate_totp')}?{urlencode({'next': request.get_full_path()})}")
+        return self.get_response(request)

@@ -45,3 +45,28 @@ class Preference(models.Model):
 
     def __str__(self) -> str:
         return str(self.user)
+
+
+class PendingInvitation(models.Model):
+    """An invitation a person signed up with: applied (he joins the club in its role) once his
+    email address is verified, not before; ``applied_at`` or ``refused_at`` closes it."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("user")
+    )
+    invitation = models.ForeignKey(
+        "clubs.Invitation", on_delete=models.PROTECT, related_name="+", verbose_name=_("invitation")
+    )
+    created_at = models.DateTimeField(_("signed up at"), auto_now_add=True)
+    applied_at = models.DateTimeField(_("applied at"), null=True, blank=True)
+    #: The invitation could no longer be used when the address was verified (expired, revoked,
+    #: used up): the account stays, outside the club.
+    refused_at = models.DateTimeField(_("refused at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name = _("invitation at sign-up")
+        verbose_name_plural = _("invitations at sign-up")
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.invitation}"

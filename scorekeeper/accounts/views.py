@@ -1,15 +1,25 @@
-"""The settings page: a signed-in user's language and time zone."""
+"""The account's own pages beside django-allauth's: the settings (language, time zone), the landing
+page of an invitation's link for someone without an account, and closing one's account."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
-from .forms import PreferenceForm
+from scorekeeper.clubs.models import Club, Role
+from scorekeeper.clubs.services import invitation_find
+from scorekeeper.errors import DomainError
+
+from . import services
+from .forms import AccountDeleteForm, PreferenceForm
+from .invitations import invitation_hold
 from .models import Preference
 
 
@@ -45,3 +55,47 @@ def preferences(request):
         return response
     status = 400 if request.method == "POST" else 200
     return render(request, "accounts/preferences.html", {"form": form}, status=status)
+
+
+def invited(request):
+    """``/accounts/invited/?club=…&code=…``: where an invitation's link brings someone who is not
+    signed in. A good code is held in his session, so that the account he creates joins the
+    club (once its address is verified); with an account already, he signs in and joins."""
+    slug, code = request.GET.get("club", ""), request.GET.get("code", "")
+    join_url = f"{reverse('club-join', args=[slug])}?{urlencode({'code': code})}" if slug else ""
+    if request.user.is_authenticated and join_url:
+        return redirect(join_url)
+    club = Club.objects.filter(slug=slug).first() if slug else None
+    try:
+        invitation = invitation_find(club=club, code=code) if club is not None else None
+    except DomainError:
+        invitation = None
+    if invitation is None:
+        context = {"error": _("This invitation is not valid: it may have expired or been used up.")}
+        return render(request, "accounts/invited.html", context, status=400)
+    invitation_hold(request, invitation)
+    context = {
+        "club": club,
+        "role": Role(invitation.role).label,
+        "signin_url": f"{reverse('login')}?{urlencode({'next': join_url})}",
+    }
+    return render(request, "accounts/invited.html", context)
+
+
+@login_required
+def account_delete(request):
+    """``/accounts/delete/``: close one's own account (``services.account_delete``)."""
+    form = AccountDeleteForm(request.POST or None, user=request.user)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                services.account_delete(user=request.user)
+            except DomainError as exc:
+                form.add_error(None, exc.message)
+            else:
+                logout(request)
+                messages.success(request, _("Your account is closed. Your name is gone from every match."))
+                return redirect("home")
+    return render(request, "accounts/delete.html", {"form": form}, status=status)

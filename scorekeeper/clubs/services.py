@@ -217,15 +217,41 @@ def club_join(*, club: Club, by: Any, code: str = "", message: str = "") -> Memb
         invitation = (
             Invitation.objects.select_for_update().filter(club=club, digest=invitation_digest(code)).first()
         )
-        if invitation is None or not invitation_usable(invitation):
-            raise InvitationInvalid(
-                _("this invitation is not valid: it may have expired or been used up"), field="code"
-            )
-        membership = _membership_open(
-            club, by, invitation.role, by=invitation.created_by, invitation=invitation
-        )
-        _audit(club, by, ClubAuditEntry.Action.JOIN, {"invitation": invitation.pk, "role": invitation.role})
+        return _join_invited(club, by, invitation)
+
+
+def invitation_accept(*, invitation: Invitation, by: Any) -> Membership:
+    """Join the club of an ``invitation`` whose code ``by`` showed earlier: an account made from
+    the invitation's link joins once its email address is verified (scorekeeper/accounts)."""
+    with transaction.atomic():
+        _lock(invitation.club)
+        current = membership_of(invitation.club, by)
+        if current is not None:
+            return current
+        invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+        return _join_invited(invitation.club, by, invitation)
+
+
+def invitation_find(*, club: Club, code: str) -> Invitation:
+    """The usable invitation of ``club`` with this ``code``, else ``InvitationInvalid``."""
+    invitation = Invitation.objects.filter(club=club, digest=invitation_digest(code or "")).first()
+    if invitation is None or not invitation_usable(invitation):
+        raise _invitation_invalid()
+    return invitation
+
+
+def _join_invited(club: Club, by: Any, invitation: Invitation | None) -> Membership:
+    if invitation is None or not invitation_usable(invitation):
+        raise _invitation_invalid()
+    membership = _membership_open(club, by, invitation.role, by=invitation.created_by, invitation=invitation)
+    _audit(club, by, ClubAuditEntry.Action.JOIN, {"invitation": invitation.pk, "role": invitation.role})
     return membership
+
+
+def _invitation_invalid() -> InvitationInvalid:
+    return InvitationInvalid(
+        _("this invitation is not valid: it may have expired or been used up"), field="code"
+    )
 
 
 def invitation_usable(invitation: Invitation) -> bool:

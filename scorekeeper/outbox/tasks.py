@@ -1,4 +1,5 @@
-"""The outbox's Celery pieces: the task base class that marks a message done, and the sweep."""
+"""The outbox's Celery pieces: the task base class that marks a message done, the sweep, and the
+delivery of the site's email (``mail.py``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import time
 from celery import Task, shared_task
 from django.conf import settings
 
-from . import services
+from . import mail, services
 
 log = logging.getLogger(__name__)
 
@@ -58,3 +59,10 @@ class OutboxTask(Task):
 def sweep() -> dict[str, int]:
     """Run by beat every ``OUTBOX_SWEEP_INTERVAL`` seconds (settings.CELERY_BEAT_SCHEDULE)."""
     return services.outbox_sweep()
+
+
+@shared_task(name=mail.MAIL_TASK, base=OutboxTask, acks_late=True, ignore_result=True)
+def mail_send(message: dict) -> bool:
+    """Deliver one email stored by ``OutboxEmailBackend``. While the mail server is down this
+    raises: the message stays pending and the sweep hands it over again."""
+    return mail.mail_deliver(message)

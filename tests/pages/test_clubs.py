@@ -322,8 +322,8 @@ def test_the_full_flow_admin_invites_scorer_joins_and_starts_a_match(people, pri
     path = link.removeprefix("http://testserver")
     newcomer = django_user_model.objects.create_user("nina", password="a long pass phrase")
     client = Client()
-    response = client.get(path)  # sign in first …
-    assert response.status_code == 302 and response.url.startswith(reverse("login"))
+    response = client.get(path)  # sign in (or sign up) first …
+    assert response.status_code == 302 and response.url.startswith(reverse("account-invited"))
     client.force_login(newcomer)
     page = client.get(path)
     assert page.status_code == 200 and "Join Cercle" in page.content.decode()

@@ -21,7 +21,7 @@ def test_a_user_signs_in_and_lands_where_they_were_going(client, django_user_mod
 
     page = client.get(reverse("login"))
     response = client.post(
-        reverse("login"), {"username": "cy", "password": "a long pass phrase", "next": reverse("match-new")}
+        reverse("login"), {"login": "cy", "password": "a long pass phrase", "next": reverse("match-new")}
     )
 
     assert page.status_code == 200 and 'name="password"' in page.content.decode()
@@ -31,10 +31,10 @@ def test_a_user_signs_in_and_lands_where_they_were_going(client, django_user_mod
 def test_a_wrong_password_is_refused_on_the_page(client, django_user_model):
     django_user_model.objects.create_user("cy", password="a long pass phrase")
 
-    response = client.post(reverse("login"), {"username": "cy", "password": "nope"})
+    response = client.post(reverse("login"), {"login": "cy", "password": "nope"})
 
     assert response.status_code == 200
-    assert "enter a correct username and password" in response.content.decode()
+    assert "The username and/or password you specified are not correct." in response.content.decode()
 
 
 def test_signing_out_is_a_post_and_goes_home(signed_in):

@@ -1,5 +1,6 @@
-"""Sign-in on the pages and in the admin (django-axes): after AXES_FAILURE_LIMIT failures for a
-username or from an address, a readable 429 page with Retry-After, before any password check."""
+"""Sign-in on the pages (django-allauth's form, which the admin's sign-in sends to) and django-axes:
+after AXES_FAILURE_LIMIT failures for a username or from an address, a readable 429 page with
+Retry-After, before any password check."""
 
 from __future__ import annotations
 
@@ -18,16 +19,27 @@ def carl(django_user_model):
 
 
 def sign_in(url, username="carl", password="wrong", address="10.0.0.1"):
-    return Client(REMOTE_ADDR=address).post(url, {"username": username, "password": password})
+    # allauth's form: one field for a username or an email address
+    return Client(REMOTE_ADDR=address).post(url, {"login": username, "password": password})
 
 
-@pytest.mark.parametrize("url", [PAGE, ADMIN])
-def test_repeated_bad_passwords_lock_the_username_out_with_a_readable_429(carl, settings, url):
+def test_the_admin_signs_in_through_the_sites_form(carl):
+    response = Client().get(ADMIN)
+
+    assert response.status_code == 302 and response["Location"].startswith(PAGE)
+
+
+@pytest.mark.parametrize("login", ["carl", "carl@example.org"])
+def test_repeated_bad_passwords_lock_the_username_out_with_a_readable_429(carl, settings, login):
+    url = PAGE
+    carl.email = "carl@example.org"
+    carl.save()
     for i in range(settings.AXES_FAILURE_LIMIT - 1):
-        assert sign_in(url, address=f"10.0.0.{i}").status_code == 200  # the form again, with its error
-    assert sign_in(url, address="10.0.0.99").status_code == 429  # the failure that reaches the limit
+        # the form again, with its error
+        assert sign_in(url, username=login, address=f"10.0.0.{i}").status_code == 200
+    assert sign_in(url, username=login, address="10.0.0.99").status_code == 429  # reaches the limit
 
-    response = sign_in(url, password="a-long-password-1", address="10.9.9.9")
+    response = sign_in(url, username=login, password="a-long-password-1", address="10.9.9.9")
 
     assert response.status_code == 429
     assert int(response["Retry-After"]) == settings.AXES_COOLOFF_TIME.total_seconds()

@@ -156,7 +156,8 @@ PAGES = [
 ]
 ANONYMOUS = [
     ("sign-in", "/accounts/login/"),
-    ("admin sign-in", "/admin/login/"),
+    ("sign-up", "/accounts/signup/"),
+    ("password reset", "/accounts/password/reset/"),
     ("not found", "/no/such/page/"),
 ]
 
@@ -216,11 +217,11 @@ def test_the_pages_that_answer_a_form_keep_the_policy(client, club, players, oth
 
 def test_a_locked_out_sign_in_and_a_refused_form_keep_it(settings, club):
     for _ in range(settings.AXES_FAILURE_LIMIT):
-        Client().post(reverse("login"), {"username": "ann", "password": "wrong"})
-    locked = Client().post(reverse("login"), {"username": "ann", "password": "wrong"})
+        Client().post(reverse("login"), {"login": "ann", "password": "wrong"})
+    locked = Client().post(reverse("login"), {"login": "ann", "password": "wrong"})
     assert locked.status_code == 429
     # A form sent without its CSRF token: Django's page, in the site's look (templates/403_csrf.html).
-    csrf = Client(enforce_csrf_checks=True).post(reverse("login"), {"username": "ann", "password": "x"})
+    csrf = Client(enforce_csrf_checks=True).post(reverse("login"), {"login": "ann", "password": "x"})
     assert csrf.status_code == 403 and "out of date" in csrf.content.decode()
 
     for response in (locked, csrf):

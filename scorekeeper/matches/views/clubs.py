@@ -20,6 +20,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -366,6 +367,8 @@ def club_join(request, slug: str):
     else:
         club = _club(request, slug)
     if not request.user.is_authenticated:
+        if code:  # an invitation's link: create an account from it, or sign in and join
+            return redirect(f"{reverse('account-invited')}?{urlencode({'club': slug, 'code': code})}")
         return redirect_to_login(request.get_full_path())
     viewer = _viewer(request, club)
     form = forms.JoinForm(request.POST if request.method == "POST" else None, initial={"code": code})
