@@ -144,6 +144,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    "django.contrib.humanize",  # "2 hours ago" in the list of one's sessions (allauth's page)
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
