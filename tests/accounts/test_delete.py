@@ -13,7 +13,7 @@ from knox.models import AuthToken
 from api.tokens import token_create
 from scorekeeper.accounts import services
 from scorekeeper.clubs import services as clubs
-from scorekeeper.clubs.models import Membership, Role
+from scorekeeper.clubs.models import Membership
 from scorekeeper.errors import DomainError
 from scorekeeper.matches.models import Player
 from scorekeeper.matches.services import match_create, match_void, player_create

@@ -94,7 +94,12 @@ def test_sign_ups_are_limited_per_address(settings):
     settings.SIGNUP_OPEN = True
     answers = []
     for i in range(11):
-        data = {"username": f"u{i}", "email": f"u{i}@example.org", "password1": PASSWORD, "password2": PASSWORD}
+        data = {
+            "username": f"u{i}",
+            "email": f"u{i}@example.org",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        }
         answers.append(Client(REMOTE_ADDR="10.5.0.1").post(reverse("account_signup"), data).status_code)
 
     assert answers[:10] == [302] * 10 and answers[10] == 429

@@ -61,7 +61,7 @@ def token(username: str, **extra):
 
 
 def test_a_club_admin_is_sent_to_set_up_a_second_factor_before_any_page(people):
-    client, signed = sign_in("alix")
+    client, _ = sign_in("alix")
     club_page = reverse("club-home", args=["cercle"])
 
     sent = client.get(club_page)

@@ -20,7 +20,7 @@ def demo_hands(case: str) -> list[dict[str, Any]]:
 
 def sign_in(page: Page, base: str, username: str, password: str) -> None:
     page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
+    page.fill("input[name=login]", username)
     page.fill("input[name=password]", password)
     page.click("main form button[type=submit]")
     expect(page.locator("header.top .who")).to_have_text(username)

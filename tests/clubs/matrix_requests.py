@@ -118,6 +118,9 @@ def path_for(route: Route, side: ClubWorld, world: World) -> str:
         "invitation": side.invitation.pk,
         "request": side.join_request.pk,
         "request_id": side.join_request.pk,
+        # allauth's links from its mails: a key that is no key (its page says so).
+        "key": "no-such-key",
+        "uidb36": "1",
         # A round's table: the API names it by its number, the pages by its row.
         "table": 1 if "rounds/<int:number>/tables" in pattern else _first_table(side),
     }

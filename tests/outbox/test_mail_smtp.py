@@ -24,7 +24,7 @@ class Inbox:
     def __init__(self) -> None:
         self.received: list[bytes] = []
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's name)
+    async def handle_DATA(self, server, session, envelope):
         self.received.append(envelope.original_content)
         return "250 Message accepted"
 
