@@ -341,7 +341,7 @@ EMAIL_BACKEND = "scorekeeper.outbox.mail.OutboxEmailBackend"
 EMAIL_HOST = env_str("EMAIL_HOST")
 EMAIL_DELIVERY_BACKEND = env_str(
     "EMAIL_DELIVERY_BACKEND",
-    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend",
+    f"django.core.mail.backends.{'smtp' if EMAIL_HOST else 'console'}.EmailBackend",
 )
 EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")

@@ -1,6 +1,8 @@
 from django.contrib import admin
 
-from .models import Preference
+from scorekeeper.admin_base import ReadOnlyAdmin
+
+from .models import PendingInvitation, Preference
 
 
 @admin.register(Preference)
@@ -9,3 +11,12 @@ class PreferenceAdmin(admin.ModelAdmin):
     list_filter = ["language"]
     search_fields = ["user__username"]
     raw_id_fields = ["user"]
+
+
+@admin.register(PendingInvitation)
+class PendingInvitationAdmin(ReadOnlyAdmin):
+    """Who signed up from which invitation, and whether it was applied (support: "why is she not
+    in the club?")."""
+
+    list_display = ["user", "invitation", "created_at", "applied_at", "refused_at"]
+    search_fields = ["user__username"]
