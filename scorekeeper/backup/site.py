@@ -71,6 +71,11 @@ CARRIED = (
     "auth.group",  # with its permissions
     "auth.user",  # username, names, email, password hash, flags, groups, permissions
     "accounts.preference",  # each user's language and time zone
+    "account.emailaddress",  # each user's addresses and whether they are verified (allauth)
+    # Second factors (allauth): TOTP secrets are encrypted with SECRET_KEY, so a site restored
+    # under another key asks its users to sign in with a recovery code and set TOTP up again.
+    "mfa.authenticator",
+    "accounts.pendinginvitation",  # the invitation an account signed up with, applied or not
     "knox.authtoken",  # API tokens (digests only, like the password hashes): devices stay signed in
     "clubs.club",  # with its settings and house rules
     "clubs.membership",  # every stretch of every role, ended ones too
@@ -99,6 +104,8 @@ LEFT_OUT = {
     "contenttypes.contenttype": "made by migrate; the file names them by natural key",
     "auth.permission": "made by migrate; the file names them by natural key",
     "sessions.session": "sign-ins to the pages: people sign in again",
+    "usersessions.usersession": "the list of one's sign-ins, as the sessions: people sign in again",
+    "account.emailconfirmation": "unused: verification links carry their own signed key (allauth's HMAC)",
     "ratings.ratingpool": "derived: rebuilt by the recompute",
     "ratings.playerrating": "derived: rebuilt by the recompute",
     "ratings.ratinghistory": "derived: rebuilt by the recompute",

@@ -53,8 +53,8 @@ PREVIOUS_RELEASE = {
     "outbox": "0002_field_names_for_people",
     "ratings": "0005_history_partitioned_by_pool",
 }
-#: Apps the previous release did not have.
-NEW_APPS = {"idempotency", "clubs", "events"}
+#: Apps the previous release did not have (django-allauth's three came with issue 36).
+NEW_APPS = {"idempotency", "clubs", "events", "account", "mfa", "usersessions"}
 #: The tables the upgrade renames (with every row), and the models whose content type it moves.
 RENAMED_TABLES = {"matches_idempotencykey": "idempotency_idempotencykey"}
 MOVED_CONTENT_TYPES = {("matches", "idempotencykey"): ("idempotency", "idempotencykey")}
@@ -76,6 +76,10 @@ ADDED_MODELS = [
     # The events, a new app (issue 34): its tables, as the clubs', made by the upgrade, empty.
     ("events", "Event"), ("events", "Entrant"), ("events", "Round"), ("events", "EventTable"),
     ("events", "EventAuditEntry"),
+    # Accounts (issue 36): the invitation a person signed up with, in an app of the previous
+    # release, and django-allauth's tables.
+    ("accounts", "PendingInvitation"), ("account", "EmailAddress"), ("account", "EmailConfirmation"),
+    ("mfa", "Authenticator"), ("usersessions", "UserSession"),
 ]  # fmt: skip
 #: The clubs' tables: made by the upgrade and filled (clubs 0002, matches 0016–0018): one home club,
 #: every account a scorer in it, every player on its roster, every match its (``Match.club``,
