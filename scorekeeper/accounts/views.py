@@ -12,8 +12,10 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
 
-from scorekeeper.clubs.models import Club, Role
+from scorekeeper.clubs.models import Invitation, Role
+from scorekeeper.clubs.selectors import invitation_digest
 from scorekeeper.clubs.services import invitation_find
 from scorekeeper.errors import DomainError
 
@@ -57,29 +59,44 @@ def preferences(request):
     return render(request, "accounts/preferences.html", {"form": form}, status=status)
 
 
+@require_GET
 def invited(request):
     """``/accounts/invited/?club=…&code=…``: where an invitation's link brings someone who is not
-    signed in. A good code is held in his session, so that the account he creates joins the
-    club (once its address is verified); with an account already, he signs in and joins."""
-    slug, code = request.GET.get("club", ""), request.GET.get("code", "")
-    join_url = f"{reverse('club-join', args=[slug])}?{urlencode({'code': code})}" if slug else ""
-    if request.user.is_authenticated and join_url:
-        return redirect(join_url)
-    club = Club.objects.filter(slug=slug).first() if slug else None
-    try:
-        invitation = invitation_find(club=club, code=code) if club is not None else None
-    except DomainError:
-        invitation = None
+    signed in; ``?code=…`` alone for a code given at the table (an invitation's code names its
+    club), typed into this page's form. A good code is held in his session, so that the account
+    he creates joins the club (once its address is verified); with an account already, he signs
+    in and joins."""
+    slug, code = request.GET.get("club", "").strip(), request.GET.get("code", "").strip()
+    if not code:
+        return render(request, "accounts/invited.html", {})
+    invitation = _invitation(slug, code)
     if invitation is None:
-        context = {"error": _("This invitation is not valid: it may have expired or been used up.")}
+        context = {
+            "error": _("This invitation is not valid: it may have expired or been used up."),
+            "code": code,
+        }
         return render(request, "accounts/invited.html", context, status=400)
+    join_url = f"{reverse('club-join', args=[invitation.club.slug])}?{urlencode({'code': code})}"
+    if request.user.is_authenticated:
+        return redirect(join_url)
     invitation_hold(request, invitation)
     context = {
-        "club": club,
+        "club": invitation.club,
         "role": Role(invitation.role).label,
         "signin_url": f"{reverse('login')}?{urlencode({'next': join_url})}",
     }
     return render(request, "accounts/invited.html", context)
+
+
+def _invitation(slug: str, code: str) -> Invitation | None:
+    """The usable invitation of this code (of the club ``slug`` names, if it names one)."""
+    invitation = Invitation.objects.select_related("club").filter(digest=invitation_digest(code)).first()
+    if invitation is None or (slug and invitation.club.slug != slug):
+        return None
+    try:
+        return invitation_find(club=invitation.club, code=code)
+    except DomainError:
+        return None
 
 
 @login_required

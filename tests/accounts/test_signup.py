@@ -117,6 +117,20 @@ def test_a_bad_invitation_link_says_so_and_opens_nothing(club):
     assert 'name="password1"' not in client.get(reverse("account_signup")).content.decode()
 
 
+def test_a_code_given_at_the_table_is_typed_on_the_invitation_page(club, django_user_model):
+    _, code = clubs.invitation_create(club=club, by=club.created_by, role=Role.MEMBER)
+    client = Client()
+
+    form = client.get(reverse("account-invited"))
+    found = client.get(reverse("account-invited"), {"code": code})
+    sign_up(client, username="paul", email="paul@example.org")
+    client.post(link_in(sent_mails()[-1]))
+
+    assert form.status_code == 200 and 'name="code"' in form.content.decode()
+    assert found.status_code == 200 and "Cercle" in found.content.decode()
+    assert membership_of(club, django_user_model.objects.get(username="paul")).role == Role.MEMBER
+
+
 def test_a_person_with_an_account_signs_in_and_joins_from_the_link(club, django_user_model):
     django_user_model.objects.create_user("marc", password=PASSWORD)
     link, _ = invitation_link(club, role=Role.DIRECTOR)
