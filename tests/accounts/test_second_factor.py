@@ -45,11 +45,13 @@ def enrol(client: Client) -> str:
     """Set up TOTP on the page as a person does: confirm the password (allauth asks for it again
     before a change of second factor), read the secret, type the app's code."""
     asked = client.get(reverse("mfa_activate_totp"))
-    assert asked.status_code == 302 and asked.url.startswith(reverse("account_reauthenticate"))
-    assert client.post(asked.url, {"password": PASSWORD}).status_code == 302
+    assert asked.status_code == 302 and asked["Location"].startswith(reverse("account_reauthenticate"))
+    assert client.post(asked["Location"], {"password": PASSWORD}).status_code == 302
     page = client.get(reverse("mfa_activate_totp")).content.decode()
     assert "<svg" in page and "data:image" not in page  # drawn inline: the CSP keeps img-src 'self'
-    secret = re.search(r'id="authenticator_secret" type="text" value="([A-Z2-7]+)"', page).group(1)
+    found = re.search(r'id="authenticator_secret" type="text" value="([A-Z2-7]+)"', page)
+    assert found, page
+    secret = found.group(1)
     assert client.post(reverse("mfa_activate_totp"), {"code": totp_code(secret)}).status_code == 302
     return secret
 

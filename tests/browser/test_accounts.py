@@ -12,6 +12,7 @@ from allauth.account.models import EmailAddress
 from allauth.mfa.models import Authenticator
 from allauth.mfa.recovery_codes.internal.auth import RecoveryCodes
 from django.core import mail
+from django.core.mail import EmailMultiAlternatives
 from playwright.sync_api import Page, expect
 
 from scorekeeper.clubs.models import Role
@@ -40,10 +41,11 @@ def mail_through_the_outbox(settings):
 
 def link_in_last_mail(to: str) -> str:
     message = next(m for m in reversed(mail.outbox) if to in m.to)
-    html = message.alternatives[0][0]
-    link = re.search(r"https?://\S+", message.body).group(0)
-    assert link in html  # the HTML part carries the same link
-    return link
+    assert isinstance(message, EmailMultiAlternatives)
+    found = re.search(r"https?://\S+", str(message.body))
+    assert found, message.body
+    assert found.group(0) in str(message.alternatives[0][0])  # the HTML part carries the same link
+    return found.group(0)
 
 
 def submit(page: Page) -> None:
