@@ -330,8 +330,9 @@ ACCOUNT_RATE_LIMITS = {
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = "Scorekeeper"
 # Two-factor sign-in is offered to everyone and required of club admins and staff (pages: they
-# are sent to set it up; API: no token without it).
-MFA_REQUIRED_FOR_ADMINS = env_bool("MFA_REQUIRED_FOR_ADMINS", True)
+# are sent to set it up; API: no token without it). On in production mode; off by default in
+# debug mode, so that the local demo's `demo` user (staff) signs in with its password alone.
+MFA_REQUIRED_FOR_ADMINS = env_bool("MFA_REQUIRED_FOR_ADMINS", not DEBUG)
 USERSESSIONS_TRACK_ACTIVITY = False  # a session's row is written at sign-in, not at every request
 
 # Email. Every message goes through the outbox (scorekeeper/outbox/mail.py): stored in the
