@@ -71,3 +71,24 @@ def wait_checked(page: Page) -> None:
 
 def save(page: Page) -> None:
     page.locator("#hand-form .actions button[type=submit]").click()
+
+
+def start_piquet_in_club(page: Page, base: str, club: str, players=("Anne", "Bruno")) -> str:
+    """Start a piquet partie in ``club`` with two new players, on the new-match page; its URL."""
+    page.goto(f"{base}/matches/new/piquet/")
+    page.select_option("select[name=club]", club)
+    for seat, name in enumerate(players):
+        page.fill(f"input[name=new_{seat}]", name)
+    page.click("button:has-text('Start the match')")
+    expect(page.locator(".alert.success")).to_contain_text("Match created")
+    return page.url.rstrip("/")
+
+
+def record_piquet_hand(page: Page, match_url: str, number: int, hand: dict[str, Any]) -> None:
+    """Record hand ``number`` of the partie at ``match_url`` on its hand form, checked live."""
+    page.goto(f"{match_url}/hands/new/")
+    expect(page.locator("h1")).to_contain_text(f"Record hand {number}")
+    fill_piquet_hand(page, hand)
+    wait_checked(page)
+    save(page)
+    expect(page).to_have_url(re.compile(rf"{re.escape(match_url)}/hands/{number}/$"))

@@ -21,7 +21,7 @@ from scorekeeper.clubs.services import club_create, invitation_create
 from scorekeeper.matches.models import Match
 
 from ..accounts.conftest import totp_code
-from .piquet_pages import demo_hands, fill_piquet_hand, save, sign_in, wait_checked
+from .piquet_pages import demo_hands, record_piquet_hand, sign_in, start_piquet_in_club
 from .test_accessibility import axe_source  # noqa: F401  (the fixture)
 from .test_clubs import no_axe_findings
 
@@ -85,18 +85,9 @@ def test_an_invited_person_signs_up_verifies_joins_and_scores_a_hand(
     nina = django_user_model.objects.get(username="nina")
     assert membership_of(club, nina).role == Role.SCORER
 
-    page.goto(f"{base}/matches/new/piquet/")
-    page.select_option("select[name=club]", "cercle")
-    page.fill("input[name=new_0]", "Anne")
-    page.fill("input[name=new_1]", "Bruno")
-    page.click("button:has-text('Start the match')")
-    expect(page.locator(".alert.success")).to_contain_text("Match created")
+    match_url = start_piquet_in_club(page, base, "cercle")
+    record_piquet_hand(page, match_url, 1, demo_hands("partie-1")[0])
     match = Match.objects.get()
-    page.goto(f"{base}/matches/{match.pk}/hands/new/")
-    fill_piquet_hand(page, demo_hands("partie-1")[0])
-    wait_checked(page)
-    save(page)
-    expect(page).to_have_url(re.compile(rf"/matches/{match.pk}/hands/1/$"))
     assert match.club == club and match.hands.count() == 1
 
 

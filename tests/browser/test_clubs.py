@@ -16,7 +16,7 @@ from scorekeeper.clubs.selectors import membership_of
 from scorekeeper.clubs.services import club_create
 from scorekeeper.matches.models import Match
 
-from .piquet_pages import demo_hands, fill_piquet_hand, save, sign_in, wait_checked
+from .piquet_pages import demo_hands, record_piquet_hand, sign_in, start_piquet_in_club
 from .test_accessibility import axe, axe_source  # noqa: F401  (axe_source: the fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -70,24 +70,13 @@ def test_an_admin_invites_a_scorer_who_scores_a_partie_the_clubs_board_ranks(
     assert membership_of(club, nina).role == Role.SCORER
 
     # She starts a piquet partie in the club with two new players …
-    scorer.goto(f"{base}/matches/new/piquet/")
-    scorer.select_option("select[name=club]", "cercle")
-    scorer.fill("input[name=new_0]", "Anne")
-    scorer.fill("input[name=new_1]", "Bruno")
-    scorer.click("button:has-text('Start the match')")
-    expect(scorer.locator(".alert.success")).to_contain_text("Match created")
+    match_url = start_piquet_in_club(scorer, base, "cercle")
     match = Match.objects.get()
     assert match.club == club
-    match_url = scorer.url
 
     # … and scores its six deals.
     for number, hand in enumerate(demo_hands("partie-1"), 1):
-        scorer.goto(f"{match_url}hands/new/" if match_url.endswith("/") else f"{match_url}/hands/new/")
-        expect(scorer.locator("h1")).to_contain_text(f"Record hand {number}")
-        fill_piquet_hand(scorer, hand)
-        wait_checked(scorer)
-        save(scorer)
-        expect(scorer).to_have_url(re.compile(rf"/matches/{match.pk}/hands/{number}/$"))
+        record_piquet_hand(scorer, match_url, number, hand)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
 
