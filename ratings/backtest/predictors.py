@@ -48,8 +48,10 @@ class RaterPredictor:
     the very floats a pool's history stores, ``/predict`` serves for the same ratings, and
     ``--predictions`` writes."""
 
-    def __init__(self, rater: Rater):
+    def __init__(self, rater: Rater, use_scores: bool = True):
         self.rater = rater
+        #: False: the matches' points are left out (the results-only forecast of the same rater).
+        self.use_scores = use_scores
         self.pools: dict[str, dict[Hashable, Rating]] = {}
         self.days: dict[str, dict[Hashable, float]] = {}
 
@@ -61,7 +63,9 @@ class RaterPredictor:
             by_game.setdefault(m.game, []).append(i)
         out: list[Any] = [None] * len(matches)
         for game, indexes in by_game.items():
-            outcomes = [MatchOutcome(i, matches[i].sides, matches[i].places, matches[i].day) for i in indexes]
+            outcomes = [MatchOutcome(i, matches[i].sides, matches[i].places, matches[i].day,
+                                     matches[i].scores if self.use_scores else None)
+                        for i in indexes]  # fmt: skip
             done = replay_arrays(self.rater, outcomes, self.pools.setdefault(game, {}),
                                  self.days.setdefault(game, {}))  # fmt: skip
             odds = done.win_probability.tolist()
