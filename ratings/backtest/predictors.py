@@ -38,6 +38,8 @@ class Candidate:
 
     name: str
     make: Callable[[], Predictor | BatchPredictor]
+    #: Whether it reads the matches' points (``scores``): marked in the report.
+    uses_scores: bool = False
 
 
 class RaterPredictor:
@@ -212,18 +214,24 @@ PLACKETT_LUCE_TUNED = Rater(name="plackett-luce-tuned", tau=0.6, win_scale=2.0)
 
 
 def candidates(include_oracle: bool = True, include_refits: bool = False, rater: Rater | None = None,
-               include_ceiling: bool = False) -> list[Candidate]:  # fmt: skip
+               include_ceiling: bool = False,
+               point_scale: float | None = None) -> list[Candidate]:  # fmt: skip
     """The back-test's field: the default (``rater``, else ``Rater.default()``: what the
     service serves), the same update without the time decay or the pair weights (issue 11's
     model), openskill's models at their defaults, the best Plackett–Luce update found, Elo,
     optionally the dynamic batch refit (research: a pass over the history every 500
     matches), the generator's own model as a grid filter and the oracle-assisted filter
     (research, ``ratings.backtest.ceiling``; the latter synthetic matches only: the bound),
-    and the oracle."""
+    and the oracle. ``default`` is rated from the places alone; with the matches' worth of a
+    point (``point_scale``, ``ratings.fitting.point_scale``: they have points) the same rater
+    reading the points too follows it as ``margin-aware``."""
     default = rater or Rater.default()
     issue_11 = default.with_parameters({"gamma": 0.0, "pair_weight_exponent": 0.0}, name="issue-11")
-    out = [
-        Candidate("default", lambda: RaterPredictor(default)),
+    out = [Candidate("default", lambda: RaterPredictor(default, use_scores=False))]
+    if point_scale is not None and default.margin_weight > 0:
+        margins = default.with_parameters({"point_scale": point_scale}, name="margin-aware")
+        out.append(Candidate("margin-aware", lambda: RaterPredictor(margins), uses_scores=True))
+    out += [
         Candidate("no-decay-no-weights", lambda: RaterPredictor(issue_11)),
         Candidate("openskill-default", lambda: OpenSkillPredictor("PlackettLuce")),
         Candidate("openskill-bt-full", lambda: OpenSkillPredictor("BradleyTerryFull")),
