@@ -211,3 +211,44 @@ def test_the_newcomer_study_counts_every_player_with_enough_matches():
         assert row.established_median >= 1 and row.established_reached <= row.players
         assert row.within_reached <= row.players
     assert "| default " in backtest.format_newcomer_study(rows)
+
+
+# -- the pool: points read from the stored results ---------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_pool_reads_the_results_points_and_weighs_them_once_its_scale_is_known(play, players):
+    from ratings import services
+    from ratings.models import PlayerRating, RatingPool
+    from ratings.pool_reading import pool_matches
+
+    wide = play([0, 1], [10, 0])
+    narrow = play([2, 3], [10, 9])
+    services.rating_events_process_all()
+    assert [m.scores for m in pool_matches("tally")] == [(10.0, 0.0), (10.0, 9.0)]
+
+    def gain(player):
+        return PlayerRating.objects.get(pool__game="tally", player=player).mu - Rater.default().mu
+
+    # Unfitted, the pool serves today's default: the margins do not count.
+    assert gain(players[0]) == gain(players[2])
+    RatingPool.objects.filter(game="tally").update(parameters={"point_scale": 5.0})
+    for pool in RatingPool.objects.all():
+        services.rating_pool_recompute(pool=pool)
+    assert gain(players[0]) > gain(players[2]) > 0
+    assert wide.result["totals"] == [10, 0] and narrow.result["totals"] == [10, 9]
+
+
+@pytest.mark.parametrize(
+    ("game", "result", "points"),
+    [
+        ("bastard", {"placements": [2, 1], "totals": [3, 7]}, [3.0, 7.0]),
+        ("cul", {"placements": [1, 2], "banks": [0, 3]}, [-0.0, -3.0]),
+        ("bank", {"placements": [1, 2]}, None),
+        ("bank", {"totals": [1, True]}, None),
+    ],
+)
+def test_a_rulesets_points_are_more_is_better(game, result, points):
+    from scorekeeper.rules import find_ruleset
+
+    assert find_ruleset(game).match_points(result) == points

@@ -78,7 +78,7 @@ class Command(BaseCommand):
             except UnknownGame as exc:
                 raise CommandError(str(exc)) from None
             return [
-                backtest.BacktestMatch(game, m.sides, m.places, day=getattr(m, "day", None))
+                backtest.BacktestMatch(game, m.sides, m.places, day=getattr(m, "day", None), scores=m.scores)
                 for m in pool_matches(game)
             ]
         try:
