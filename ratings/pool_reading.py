@@ -113,8 +113,9 @@ def pool_matches(
     partnerships = ruleset.partnerships if ruleset else None
     points_key = ruleset.points_key if ruleset else "totals"
     fewer_better = ruleset.fewer_points_better if ruleset else False
+    per_side = ruleset.side_points if ruleset else _points_per_side
     if start is None and connection.vendor == "postgresql":
-        yield from _pool_matches_postgresql(game, partnerships, points_key, fewer_better)
+        yield from _pool_matches_postgresql(game, partnerships, points_key, fewer_better, per_side)
         return
     if start is None:
         matches = RatingEvent.objects.filter(game=game).values_list("match_id", flat=True).distinct()
@@ -146,7 +147,8 @@ def pool_matches(
             if match not in placements:
                 continue  # void, or no longer finished after a correction
             players = [player for _, player in sorted(seats.get(match, ()))]
-            outcome = _outcome(match, at, placements[match], players, partnerships, points[match])
+            scores = per_side(points[match], len(players))
+            outcome = _outcome(match, at, placements[match], players, partnerships, scores)
             if outcome is not None:
                 yield outcome
 
@@ -207,7 +209,7 @@ _UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _pool_matches_postgresql(
-    game: str, partnerships, points_key: str, fewer_better: bool
+    game: str, partnerships, points_key: str, fewer_better: bool, per_side
 ) -> Iterator[PoolMatch]:
     with connection.chunked_cursor() as cursor:
         parameters: dict[str, str | bool] = {
@@ -221,8 +223,8 @@ def _pool_matches_postgresql(
                 rows, _json_column(rows, 2), _json_column(rows, 4), strict=True
             ):
                 at = _UNIX_EPOCH + timedelta(microseconds=micros)
-                points = points_more_is_better(totals, fewer_better)
-                outcome = _outcome(match, at, placements, players, partnerships, points)
+                scores = per_side(points_more_is_better(totals, fewer_better), len(players))
+                outcome = _outcome(match, at, placements, players, partnerships, scores)
                 if outcome is not None:
                     yield outcome
 
@@ -249,22 +251,14 @@ def _json_column(rows: list[tuple], column: int) -> list:
 _INT = {int}
 
 
-def _side_points(
-    points: list[float] | None, players: list, sides: int, partnerships
-) -> tuple[float, ...] | None:
-    """Each side's points from the result's: one per side as they are (a partnership game's
-    totals are its teams'), or one per seat, a team taking its first seat's; None when they
-    fit neither."""
-    if points is None:
-        return None
-    if len(points) == sides:
-        return tuple(points)
-    if partnerships and len(points) == len(players) == len(partnerships):
-        return tuple(points[partnerships.index(team)] for team in sorted(set(partnerships)))
-    return None
+def _points_per_side(points: list[float] | None, seats: int) -> tuple[float, ...] | None:
+    """A game not registered here: its points as they are when there is one per seat."""
+    return tuple(points) if points is not None and len(points) == seats else None
 
 
-def _outcome(match, at, placements, players, partnerships, points=None) -> PoolMatch | None:
+def _outcome(match, at, placements, players, partnerships, scores=None) -> PoolMatch | None:
+    """The match as the pool rates it (None when its placements do not fit its seats);
+    ``scores`` are its sides' points, already per side (``Ruleset.side_points``)."""
     if (
         type(placements) is not list
         or len(placements) != len(players)
@@ -282,7 +276,7 @@ def _outcome(match, at, placements, players, partnerships, points=None) -> PoolM
             tuple(p for p, t in zip(players, partnerships, strict=True) if t == team) for team in teams
         )
         places = tuple(placements[partnerships.index(team)] for team in teams)
-        return PoolMatch(match, at, sides, places, played_day(at),
-                         _side_points(points, players, len(teams), partnerships))  # fmt: skip
-    return PoolMatch(match, at, tuple(zip(players)), tuple(placements), played_day(at),
-                     _side_points(points, players, len(players), None))  # one-player sides  # fmt: skip
+        return PoolMatch(match, at, sides, places, played_day(at), scores)
+    return PoolMatch(
+        match, at, tuple(zip(players)), tuple(placements), played_day(at), scores
+    )  # one-player sides

@@ -84,6 +84,22 @@ class Ruleset:
             return None
         return points_more_is_better(result.get(cls.points_key), cls.fewer_points_better)
 
+    @classmethod
+    def side_points(cls, points: list[float] | None, seats: int) -> tuple[float, ...] | None:
+        """``match_points`` per side of a match of ``seats`` seats, the sides as the ratings
+        take them (each seat its own side, or a partnership game's teams in team order): one
+        value per side as they are, or one per seat, a team taking its first seat's; None when
+        they fit neither."""
+        teams = cls.partnerships if cls.partnerships and len(cls.partnerships) == seats else None
+        sides = len(set(teams)) if teams else seats
+        if points is None:
+            return None
+        if len(points) == sides:
+            return tuple(points)
+        if teams and len(points) == seats:
+            return tuple(points[teams.index(team)] for team in sorted(set(teams)))
+        return None
+
     def __init__(self, options: GameOptions | None = None, seats: int | None = None):
         self.options = options if options is not None else self.Options.preset("classic")
         self.seats = self.seat_counts[0] if seats is None else seats
