@@ -345,8 +345,29 @@ class PredictedPlayerSerializer(serializers.Serializer):
 
 class PredictedSideSerializer(serializers.Serializer):
     players = PredictedPlayerSerializer(many=True)
+    win = serializers.FloatField(
+        allow_null=True,
+        help_text=gettext_lazy("two sides: the chance to win; win + draw + loss = 1. Null for more sides"),
+    )
+    draw = serializers.FloatField(
+        allow_null=True, help_text=gettext_lazy("two sides: the chance of a draw; null for more sides")
+    )
+    loss = serializers.FloatField(
+        allow_null=True, help_text=gettext_lazy("two sides: the chance to lose; null for more sides")
+    )
+    place_probabilities = serializers.ListField(
+        child=serializers.FloatField(),
+        help_text=gettext_lazy(
+            "the chance of each place, first to last (ties broken); sums to 1, as does each place's "
+            "over the sides"
+        ),
+    )
+    expected_score = serializers.FloatField(
+        source="win_probability",
+        help_text=gettext_lazy("chance of the first place, a draw counted half; the sides' sum to 1"),
+    )
     win_probability = serializers.FloatField(
-        help_text=gettext_lazy("chance of the first place; the sides' sum to 1")
+        help_text=gettext_lazy("deprecated: the same as expected_score (a draw counted half, not a win)")
     )
     expected_rank = serializers.FloatField(help_text=gettext_lazy("1 … number of sides"))
 
@@ -505,8 +526,10 @@ class PlayerRatingHistory(generics.GenericAPIView):
 
 
 class Predict(APIView):
-    """Predict a match: each side's chance of the first place (summing to 1), its expected rank
-    and, for two sides, the chance of a draw. Players not rated in the game start from the prior;
+    """Predict a match: for two sides each side's chances to win, draw and lose (summing to 1);
+    for any table each side's chance of each place, its expected score (the first place, a draw
+    counted half; `win_probability`, deprecated, is the same) and its expected rank; for two
+    sides the chance of a draw. Players not rated in the game start from the prior;
     ids that are no player are a 400 `player_unknown`. Stores nothing."""
 
     permission_classes = [AllowAny]

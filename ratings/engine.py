@@ -334,6 +334,34 @@ class Rater:
         d = self.draw_from_win(p)
         return p - d / 2, d, 1 - p - d / 2
 
+    def place_probabilities(self, sides: Sequence[Sequence[Rating]]) -> list[list[float]]:
+        """Each side's chance of each place, 1 … n (ties broken): a list per side that sums to
+        1, whose columns sum to 1 too, and whose first column is ``win_probabilities``.
+
+        The places are drawn as Plackett–Luce draws them, each next place among the sides not
+        yet placed in proportion to their first-place probabilities (the softmax's own
+        weights under the ``plackett-luce`` formula): over the subsets of sides placed so far,
+        at most 2^n of them (a table has at most six)."""
+        weights = self.win_probabilities(sides)
+        n = len(weights)
+        total = sum(weights)
+        chances = [[0.0] * n for _ in range(n)]
+        # reach[placed]: the chance that exactly the sides of the bitmask ``placed`` took the
+        # first popcount(placed) places.
+        reach = {0: 1.0}
+        for place in range(n):
+            following: dict[int, float] = {}
+            for placed, chance in reach.items():
+                left = total - sum(weights[i] for i in range(n) if placed >> i & 1)
+                for i in range(n):
+                    if placed >> i & 1 or left <= 0:
+                        continue
+                    step = chance * weights[i] / left
+                    chances[i][place] += step
+                    following[placed | 1 << i] = following.get(placed | 1 << i, 0.0) + step
+            reach = following
+        return chances
+
     def expected_ranks(self, sides: Sequence[Sequence[Rating]]) -> list[float]:
         """Each side's expected place, 1 … n: 1 + Σ P(the other side finishes ahead).
 

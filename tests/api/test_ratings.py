@@ -178,6 +178,15 @@ def test_predict_gives_win_probabilities_that_sum_to_one_expected_ranks_and_a_dr
     assert ada["expected_rank"] < cid["expected_rank"]
     assert 0 < body["draw_probability"] < 1
     assert ada["players"][0]["id"] == players[0].pk and ada["players"][0]["matches"] == 2
+    # win, draw and loss add up, and the old field keeps its meaning under its new name
+    for side in (ada, cid):
+        assert side["win"] + side["draw"] + side["loss"] == pytest.approx(1)
+        assert side["draw"] == body["draw_probability"]
+        assert (
+            side["expected_score"] == side["win_probability"] == pytest.approx(side["win"] + side["draw"] / 2)
+        )
+        assert sum(side["place_probabilities"]) == pytest.approx(1)
+    assert ada["win"] == pytest.approx(cid["loss"]) and ada["win"] > cid["win"]
 
 
 def test_predict_starts_players_not_rated_yet_from_the_prior_and_has_no_draw_for_three_sides(anon, players):
@@ -186,6 +195,9 @@ def test_predict_starts_players_not_rated_yet_from_the_prior_and_has_no_draw_for
     ).json()
     assert [side["win_probability"] for side in body["sides"]] == [pytest.approx(1 / 3)] * 3
     assert body["draw_probability"] is None
+    assert all(side["win"] is side["draw"] is side["loss"] is None for side in body["sides"])
+    places = [side["place_probabilities"] for side in body["sides"]]
+    assert places == [[pytest.approx(1 / 3)] * 3] * 3
     assert body["sides"][0]["players"][0]["mu"] == 25.0 and body["sides"][0]["players"][0]["provisional"]
 
 
