@@ -663,7 +663,7 @@ def _rate_waves(
         game_weight = (n - 1.0) ** -rater.pair_weight_exponent
     margins = None
     if bradley_terry and w.scores is not None and rater.uses_margins:
-        margins = _game_margins(rater, w)
+        margins = _game_margins(rater, w, game_weight)
     growth = rater.gamma * rater.gamma if elapsed is not None else 0.0
     prior2 = rater.sigma * rater.sigma
     for m0, m1, d0, d1, s0, s1, g0, g1, p0, p1 in w.bounds:
@@ -688,7 +688,9 @@ def _rate_waves(
             odds[d0:d1] = _scalar_odds(rater, team_mu, team_var, w.sizes[d0:d1], w.side_count[m0:m1])
         if bradley_terry:
             weight = None if game_weight is None else game_weight[g0:g1]
-            margin = None if margins is None else tuple(column[g0:g1] for column in margins)
+            margin = None
+            if margins is not None and margins.has[g0:g1].any():
+                margin = _Margins(*(column[g0:g1] for column in margins))
             omega, delta = _bradley_terry_full(team_mu, team_s2, w.game_i[g0:g1] - d0, w.game_q[g0:g1] - d0,
                                                score[g0:g1], two_beta2, sides, weight, margin,
                                                rater)  # fmt: skip
@@ -705,10 +707,24 @@ def _rate_waves(
     return mu_before, sigma_before, mu_after, sigma_after, odds
 
 
-def _game_margins(rater: Rater, w: _Waves) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per game (i, q), in wave order: i's margin over q in units of mu (κ·points / s; 0 when
-    the places are equal, whatever the points), who was placed ahead (1: i, −1: q, 0: a tie)
-    and whether the match has points at all."""
+class _Margins(NamedTuple):
+    """Per game (i, q), in wave order, what the margins' terms need (``_game_margins``)."""
+
+    #: i's margin over q in units of mu (κ·points / s; 0 when the places are equal).
+    margin: np.ndarray
+    #: The bounds of the mixed surprise: ≥ 0 when i was placed ahead, ≤ 0 when q was.
+    low: np.ndarray
+    high: np.ndarray
+    #: The margin's share of the game (λ·(n − 1)^−x, times the pair's weight) and the
+    #: logistic's (1 − λ·(n − 1)^−x).
+    share: np.ndarray
+    keep: np.ndarray
+    #: Whether the game's match has points.
+    has: np.ndarray
+
+
+def _game_margins(rater: Rater, w: _Waves, game_weight: np.ndarray | None) -> _Margins:
+    """``_Margins`` of every game, computed once for all the waves."""
     assert w.scores is not None and rater.point_scale is not None
     place_i, place_q = w.places[w.game_i], w.places[w.game_q]
     points = w.scores[w.game_i] - w.scores[w.game_q]
@@ -717,7 +733,9 @@ def _game_margins(rater: Rater, w: _Waves) -> tuple[np.ndarray, np.ndarray, np.n
     # A side's own luck is in each of its n − 1 margins: they weigh (n − 1)^−x (``margin_pair_exponent``).
     n = w.side_count[w.side_match[w.game_i]]
     share = rater.margin_weight * (n - 1.0) ** -rater.margin_pair_exponent
-    return margin, np.sign(place_q - place_i), has, share
+    low = np.where(place_i < place_q, 0.0, -np.inf)
+    high = np.where(place_i > place_q, 0.0, np.inf)
+    return _Margins(margin, low, high, share if game_weight is None else share * game_weight, 1 - share, has)
 
 
 def _bradley_terry_full(
@@ -729,7 +747,7 @@ def _bradley_terry_full(
     two_beta2: float,
     sides: int,
     weight: np.ndarray | None = None,
-    margins: tuple[np.ndarray, ...] | None = None,
+    margins: _Margins | None = None,
     rater: Rater | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Weng & Lin's Algorithm 1 (every pair of sides is one game): each side's Ω and Δ.
@@ -760,21 +778,18 @@ def _bradley_terry_full(
         terms[0::2], terms[1::2] = s2_i / c * surprise, -(s2_q / c * surprise)
     else:
         assert rater is not None
-        margin, ahead, has, share = margins
+        d, low, high, share, keep, has = margins
         c_m2 = s2_i + s2_q + 2 * rater.margin_beta * rater.margin_beta
-        mixed = (1 - share) * surprise / c + share * (margin - (team_mu[i] - team_mu[q])) / c_m2 * (
-            1.0 if weight is None else weight
-        )
-        mixed = np.where(
-            ahead > 0, np.maximum(mixed, 0.0), np.where(ahead < 0, np.minimum(mixed, 0.0), mixed)
-        )
-        terms[0::2] = np.where(has, s2_i * mixed, s2_i / c * surprise)
-        terms[1::2] = np.where(has, -(s2_q * mixed), -(s2_q / c * surprise))
-        spread = np.where(
-            has,
-            (1 - share) * spread + share / (c_m2 * np.sqrt(c_m2)) * (1.0 if weight is None else weight),
-            spread,
-        )
+        mixed = keep * surprise / c + share * (d - (team_mu[i] - team_mu[q])) / c_m2
+        np.clip(mixed, low, high, out=mixed)
+        mixed_spread = keep * spread + share / (c_m2 * np.sqrt(c_m2))
+        if has.all():
+            terms[0::2], terms[1::2] = s2_i * mixed, -(s2_q * mixed)
+            spread = mixed_spread
+        else:  # a game without points keeps the logistic's own floats
+            terms[0::2] = np.where(has, s2_i * mixed, s2_i / c * surprise)
+            terms[1::2] = np.where(has, -(s2_q * mixed), -(s2_q / c * surprise))
+            spread = np.where(has, mixed_spread, spread)
     omega = np.bincount(both, terms, sides)
     terms[0::2], terms[1::2] = cubes[i] * spread, cubes[q] * spread
     return omega, np.bincount(both, terms, sides)
