@@ -519,7 +519,9 @@ class PlayerRatingHistory(generics.GenericAPIView):
         assert page is not None  # the API pages every list (api/pagination.py)
         if not page:
             visibility.player_seen(pk, request.user)
-        explained = changes.explain(changes.rows_of_matches(page))
+        explained = changes.explain(
+            changes.rows_of_matches(page), changes.match_results(row.match_id for row in page)
+        )
         return self.get_paginated_response(
             HistoryEntrySerializer(page, many=True, context={"changes": explained}).data
         )
