@@ -24,7 +24,7 @@ candidates run. The names below are the back-test's interface, imported from her
 
 from __future__ import annotations
 
-from .ceiling import OracleAssistedFilter, ThurstoneFilter
+from .ceiling import OracleAssistedFilter, OracleAssistedMarginFilter, ThurstoneFilter
 from .display_scale import DisplayRow, display_study, format_display_study
 from .generator import Generator, synthetic
 from .matches import BacktestInputError, BacktestMatch, parse_match, play_order, read_jsonl, write_jsonl
@@ -54,6 +54,7 @@ __all__ = [
     "NewcomerRow",
     "OpenSkillPredictor",
     "OracleAssistedFilter",
+    "OracleAssistedMarginFilter",
     "OraclePredictor",
     "PoolPredictor",
     "RaterPredictor",

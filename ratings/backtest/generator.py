@@ -128,7 +128,8 @@ def synthetic(seed: int, generator: Generator | None = None, with_oracle: bool =
         scores = None if g.points_per_performance is None else _points(g, points_rng, perf, places)
         out.append(BacktestMatch(g.game, tuple(tuple(f"p{p}" for p in side) for side in sides), tuple(places),
                                  oracle if with_oracle else None, tuple(means), day,
-                                 oracle_draw if with_oracle else None, scores))  # fmt: skip
+                                 oracle_draw if with_oracle else None, scores,
+                                 tuple(perf) if with_oracle else None))  # fmt: skip
     return out
 
 

@@ -28,6 +28,8 @@ class BacktestMatch:
     oracle_draw: float | None = None
     #: Each side's points in the match, more is better (``"scores"``); None: not given.
     scores: tuple[float, ...] | None = None
+    #: Synthetic matches only: each side's performance in the match (its points come from it).
+    performance: tuple[float, ...] | None = None
 
     def outcome(self) -> list[float]:
         """y: 1 for the winner, 1/t to each of t sides sharing the first place."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..engine import MatchOutcome, Rater, Rating, replay_arrays
-from .ceiling import OracleAssistedFilter, ThurstoneFilter
+from .ceiling import OracleAssistedFilter, OracleAssistedMarginFilter, ThurstoneFilter
 from .matches import BacktestMatch, play_order
 from .refit import DynamicRefit
 
@@ -244,6 +244,8 @@ def candidates(include_oracle: bool = True, include_refits: bool = False, rater:
     if include_ceiling:
         out.append(Candidate("thurstone-filter", ThurstoneFilter))
         out.append(Candidate("oracle-assisted-filter", OracleAssistedFilter))
+        if point_scale is not None:
+            out.append(Candidate("oracle-assisted-margins", OracleAssistedMarginFilter, uses_scores=True))
     if include_oracle:
         out.append(Candidate("oracle", OraclePredictor))
     return out
