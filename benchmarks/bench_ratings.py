@@ -160,10 +160,7 @@ def main() -> None:
         print(f"newcomers, generator seed {seed} (players with 40 matches or more; medians):")
         margins = Rater.default().with_parameters({"point_scale": scale})
         models = [("default (results only)", Rater.default(), False), ("margin-aware", margins, True)]
-        print("- within one deviation = the rating's own ±:")
         print(bt.format_newcomer_study(bt.newcomer_study(data, models)))
-        print("- within one deviation = a fixed ±, the default's at the boards' 5th match:")
-        print(bt.format_newcomer_study(bt.newcomer_study(data, models, fixed_tolerance=True)))
 
 
 if __name__ == "__main__":

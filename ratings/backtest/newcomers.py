@@ -15,6 +15,10 @@ how many before he is as sure as the boards' established players are today.
   results-only default gives a player at his 5th match, the boards' established count
   (``RATINGS_LEADERBOARD_MIN_MATCHES``), so the default is established at about 5 by design.
 
+Beside them, what the user feels on average: the mean error |mu − (25 + k·s)| / k (in units
+of the skills' spread) after his 5th, 10th and 20th match, the learning curve, and the matches
+a model needs to be as accurate as the first (the results-only default) is after 10.
+
 Every player who reaches ``min_matches`` matches is counted; one who never meets a criterion
 in his matches counts as needing all of them and one more (the medians are then upper
 bounds; how many did is reported)."""
@@ -46,6 +50,14 @@ class NewcomerRow:
     established_reached: int
     #: Mean |mu − truth| / sigma at the player's 5th, 10th and 20th checked match.
     error_ratio: tuple[float, float, float]
+    #: Mean |mu − truth| in the generator's skill (its spread is 1) after his 5th, 10th, 20th match.
+    error: tuple[float, float, float]
+    #: Per match count 1 … ``min_matches``, the mean |mu − truth| (skill units), the learning curve.
+    curve: tuple[float, ...]
+
+    def matches_to(self, error: float) -> int | None:
+        """The first match count at which the mean error is at most ``error`` (None: never)."""
+        return next((n for n, e in enumerate(self.curve, 1) if e <= error), None)
 
 
 def skill_to_mu(rater: Rater) -> float:
@@ -94,7 +106,6 @@ def newcomer_study(
     *,
     min_matches: int = 40,
     run: int = 10,
-    fixed_tolerance: bool = False,
 ) -> list[NewcomerRow]:
     """One row per (name, rater, use the scores) model, the first being the results-only
     default whose sigma at the boards' 5th match sets ``established_sigma``."""
@@ -109,12 +120,12 @@ def newcomer_study(
         if established_sigma is None:
             established_sigma = float(np.median([p[BOARD_MATCHES - 1][1] for p in paths]))
         within, established, ratios = [], [], []
+        errors: list[list[float]] = [[] for _ in range(min_matches)]
         reached_within = reached_established = 0
         for path in paths:
             checked = [(abs(mu - (rater.mu + k * s)), sigma, n) for n, (mu, sigma, s) in enumerate(path, 1)
                        if s is not None]  # fmt: skip
-            tolerance = established_sigma if fixed_tolerance else None
-            first = _first_run([error <= (tolerance or sigma) for error, sigma, _ in checked], run)
+            first = _first_run([error <= sigma for error, sigma, _ in checked], run)
             if first is None:
                 within.append(len(path) + 1)
             else:
@@ -124,28 +135,37 @@ def newcomer_study(
             established.append(len(path) + 1 if sure is None else sure)
             reached_established += sure is not None
             ratios.append([error / sigma for error, sigma, _ in checked[:20]])
+            for error, _, n in checked:
+                if n <= min_matches:
+                    errors[n - 1].append(error / k)
         error_ratio = tuple(float(np.mean([r[at - 1] for r in ratios if len(r) >= at])) for at in (5, 10, 20))
+        curve = tuple(float(np.mean(e)) if e else math.nan for e in errors)
         rows.append(NewcomerRow(name, len(paths), float(np.median(within)), reached_within,
                                 float(np.median(established)), reached_established,
-                                error_ratio))  # type: ignore[arg-type]  # fmt: skip
+                                error_ratio, (curve[4], curve[9], curve[19]),  # type: ignore[arg-type]
+                                curve))  # fmt: skip
     return rows
 
 
 def format_newcomer_study(rows: Sequence[NewcomerRow]) -> str:
     """The table: per model, the median matches to stay within one deviation and to be
-    established (how many players got there), and the error in deviations at 5, 10, 20."""
+    established (how many players got there), the error in deviations and in skill at 5, 10
+    and 20 matches, and the matches it needs to be as accurate as the first row is at 10."""
     width = max(len("model"), *(len(r.name) for r in rows))
     lines = [
         f"| {'model':<{width}} | players | within one deviation (reached) | established (reached) "
-        "| error / deviation at 5, 10, 20 |",
+        "| error / deviation at 5, 10, 20 | error (skill) at 5, 10, 20 "
+        "| matches to the first's error at 10 |",
         f"|{'-' * (width + 2)}|---------|--------------------------------|-----------------------"
-        "|--------------------------------|",
+        "|--------------------------------|----------------------------|------------------------------------|",
     ]
+    target = rows[0].error[1]
     for r in rows:
         within = f"{r.within_median:.0f} ({r.within_reached})"
         established = f"{r.established_median:.0f} ({r.established_reached})"
         ratio = ", ".join(f"{x:.2f}" for x in r.error_ratio)
-        lines.append(
-            f"| {r.name:<{width}} | {r.players:7d} | {within:>30} | {established:>21} | {ratio:>30} |"
-        )
+        error = ", ".join(f"{x:.3f}" for x in r.error)
+        reach = r.matches_to(target)
+        lines.append(f"| {r.name:<{width}} | {r.players:7d} | {within:>30} | {established:>21} | {ratio:>30} "
+                     f"| {error:>26} | {'—' if reach is None else reach:>34} |")  # fmt: skip
     return "\n".join(lines)

@@ -210,6 +210,9 @@ def test_the_newcomer_study_counts_every_player_with_enough_matches():
     for row in rows:
         assert row.established_median >= 1 and row.established_reached <= row.players
         assert row.within_reached <= row.players
+        assert len(row.curve) == 20 and row.error == (row.curve[4], row.curve[9], row.curve[19])
+        assert row.curve[19] < row.curve[0]  # the ratings learn
+    assert rows[0].matches_to(rows[0].error[1]) <= 10
     assert "| default " in backtest.format_newcomer_study(rows)
 
 
