@@ -11,7 +11,7 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import generics, serializers, status
 from rest_framework.exceptions import APIException
 from rest_framework.pagination import PageNumberPagination
@@ -343,6 +343,7 @@ class PredictedPlayerSerializer(serializers.Serializer):
         return player["matches"] < boards.BoardFilter.default().min_matches
 
 
+@extend_schema_serializer(deprecate_fields=["win_probability"])
 class PredictedSideSerializer(serializers.Serializer):
     players = PredictedPlayerSerializer(many=True)
     win = serializers.FloatField(
