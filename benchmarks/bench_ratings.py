@@ -121,6 +121,10 @@ def main() -> None:
         action="store_true",
         help="also the oracle-assisted filter, the bound of ratings.backtest.ceiling (slow)",
     )
+    parser.add_argument(
+        "--one-on-one", action="store_true",
+        help="the back-test on the one-on-one league (8,000 matches of two players) instead",
+    )  # fmt: skip
     args = parser.parse_args()
 
     g = bt.Generator(players=args.players, matches=args.matches)
@@ -149,7 +153,9 @@ def main() -> None:
     for seed in REPORT_SEEDS:
         print()
         print(f"back-test, generator seed {seed}:")
-        data = bt.synthetic(seed, bt.Generator(matches=args.backtest_matches))
+        league = (bt.Generator(matches=8000, sizes=(1, 0, 0, 0, 0), teams_share=0.0) if args.one_on_one
+                  else bt.Generator(matches=args.backtest_matches))  # fmt: skip
+        data = bt.synthetic(seed, league)
         scale = point_scale(data)
         field = bt.candidates(include_refits=args.refits, include_ceiling=args.ceiling, point_scale=scale)
         print(bt.format_report(bt.run(data, field)))
