@@ -100,18 +100,19 @@ def places_rated(pool: RatingPool, matches: Iterable[int]) -> Iterator[tuple[int
 
 
 def pool_matches(
-    game: str, start: tuple[datetime, int] | None = None, matches: Iterable[int] = ()
+    game: str, start: tuple[datetime, int] | None = None, matches: Iterable[int] = (), *, points: bool = True
 ) -> Iterator[PoolMatch]:
     """The rated matches of a pool (finished, not void) in the pool's order, read in chunks:
     all of them (``start`` None), or ``matches`` from ``start`` on. Ranks come from the match
     result's ``placements`` (ties share a place); piquet-voleur's teams (``partnerships``) are
-    sides, every other game is free for all."""
+    sides, every other game is free for all. ``points`` False leaves the points unread
+    (``PoolMatch.scores`` None): a pool whose rater does not weigh them."""
     try:
         ruleset = find_ruleset(game)
     except UnknownGame:
         ruleset = None
     partnerships = ruleset.partnerships if ruleset else None
-    points_key = ruleset.points_key if ruleset else "totals"
+    points_key = (ruleset.points_key if ruleset else "totals") if points else None
     fewer_better = ruleset.fewer_points_better if ruleset else False
     per_side = ruleset.side_points if ruleset else _points_per_side
     if start is None and connection.vendor == "postgresql":
@@ -128,14 +129,14 @@ def pool_matches(
         # Unordered (the models' orderings would sort, and join the match for the seats', to no
         # end): the rows go into dicts, and each match's seats are sorted below.
         placements: dict[int, object] = {}
-        points: dict[int, list[float] | None] = {}
+        read: dict[int, list[float] | None] = {}
         for pk, places, totals in (
             _rated(Match.objects.filter(pk__in=ids))
             .order_by()
-            .values_list("pk", "result__placements", f"result__{points_key}")
+            .values_list("pk", "result__placements", f"result__{points_key}" if points_key else "pk")
         ):
             placements[pk] = places
-            points[pk] = points_more_is_better(totals, fewer_better)
+            read[pk] = points_more_is_better(totals, fewer_better) if points_key else None
         seats: dict[int, list[tuple[int, int]]] = {}
         for match, position, player in (
             Seat.objects.filter(match_id__in=list(placements))
@@ -147,7 +148,7 @@ def pool_matches(
             if match not in placements:
                 continue  # void, or no longer finished after a correction
             players = [player for _, player in sorted(seats.get(match, ()))]
-            scores = per_side(points[match], len(players))
+            scores = per_side(read[match], len(players))
             outcome = _outcome(match, at, placements[match], players, partnerships, scores)
             if outcome is not None:
                 yield outcome
@@ -209,18 +210,20 @@ _UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _pool_matches_postgresql(
-    game: str, partnerships, points_key: str, fewer_better: bool, per_side
+    game: str, partnerships, points_key: str | None, fewer_better: bool, per_side
 ) -> Iterator[PoolMatch]:
     with connection.chunked_cursor() as cursor:
-        parameters: dict[str, str | bool] = {
+        # A NULL key reads no points (``->>`` is strict): a pool whose rater does not weigh them.
+        parameters: dict[str, str | bool | None] = {
             "game": game,
             "wait": settings.RATINGS_WAIT_FOR_CONFIRMATION,
             "points_key": points_key,
         }
         cursor.execute(POOL_SQL, parameters)
         while rows := cursor.fetchmany(CHUNK):
+            totals_column = _json_column(rows, 4) if points_key else [None] * len(rows)
             for (match, micros, _, players, _), placements, totals in zip(
-                rows, _json_column(rows, 2), _json_column(rows, 4), strict=True
+                rows, _json_column(rows, 2), totals_column, strict=True
             ):
                 at = _UNIX_EPOCH + timedelta(microseconds=micros)
                 scores = per_side(points_more_is_better(totals, fewer_better), len(players))
