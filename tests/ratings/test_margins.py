@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from hypothesis import assume, given, settings
@@ -255,3 +256,27 @@ def test_a_rulesets_points_are_more_is_better(game, result, points):
     from scorekeeper.rules import find_ruleset
 
     assert find_ruleset(game).match_points(result) == points
+
+
+@pytest.mark.django_db
+def test_an_explained_change_gives_the_score_and_says_when_the_margin_counted(play, players):
+    from ratings import services
+    from ratings.models import RatingHistory, RatingPool
+    from ratings.reads import changes
+
+    match = play([0, 1], [10, 3])
+    services.rating_events_process_all()
+
+    def explanation(player):
+        rows = list(RatingHistory.objects.filter(match=match))
+        return changes.explain(rows, changes.match_results([match.pk]))[match.pk, player.pk].explanation
+
+    assert re.fullmatch(r"\d+ % to win, won 10–3: \+\d+", explanation(players[0]))
+    assert re.fullmatch(r"\d+ % to win, lost 3–10: −\d+", explanation(players[1]))
+    RatingPool.objects.filter(game="tally").update(parameters={"point_scale": 5.0})
+    for pool in RatingPool.objects.all():
+        services.rating_pool_recompute(pool=pool)
+    assert re.fullmatch(r"\d+ % to win, won 10–3, the margin counted: \+\d+", explanation(players[0]))
+    # Without the results, as before: the chance and the outcome.
+    without = changes.explain(list(RatingHistory.objects.filter(match=match)))
+    assert re.fullmatch(r"\d+ % to win, won: \+\d+", without[match.pk, players[0].pk].explanation)
