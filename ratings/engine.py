@@ -131,8 +131,9 @@ class Rater:
     ``margin_weight`` λ, the logistic's terms with those of a normal likelihood of the margin
     (``_bradley_terry_full``): the margin in mu is κ·points / s, κ ``margin_scale`` and s the
     ``point_scale``, the pool's mean margin between two sides placed apart (how much a point
-    is worth in that game, ``ratings.fitting.point_scale``), its noise ``margin_beta``, and an
-    n-side table's margins weigh (n − 1)^−``margin_pair_exponent`` each. The places still
+    is worth in that game, ``ratings.fitting.point_scale``), its noise ``margin_beta``; at a
+    table of n sides the margin's share of a pair is λ·(n − 1)^−``margin_pair_exponent`` (a
+    side's n − 1 margins share its own luck), the logistic's the rest. The places still
     decide who won: the mixed surprise keeps the places' sign, so a bigger win says more but a
     margin never turns a loss into a gain. A match without scores, or a rater with λ 0 or no
     ``point_scale``, is rated exactly as without margins (the same floats).
@@ -754,8 +755,8 @@ def _bradley_terry_full(
     Each game (i, q) adds to i's sums and then to q's, in the order of the games, as
     openskill's loops do; ``weight`` (per game, or None for 1) scales a game's terms.
 
-    ``margins`` (``_game_margins``): a game with points mixes, by the rater's margin weight
-    λ, the logistic's terms with those of a normal likelihood of the margin d (in mu) given
+    ``margins`` (``_game_margins``): a game with points mixes, by the margin's share
+    λ·(n − 1)^−x, the logistic's terms with those of a normal likelihood of the margin d (in mu) given
     the two sides' skills, d ~ N(θ_i − θ_q, σ_i² + σ_q² + 2·margin_beta²): the surprise
     (d − (μ_i − μ_q)) / c_m² and the spread 1 / c_m² (damped by σ/c_m as the logistic's is).
     The mixed surprise is then held to the places' sign (≥ 0 for the side placed ahead, ≤ 0
