@@ -222,15 +222,21 @@ def candidates(include_oracle: bool = True, include_refits: bool = False, rater:
     optionally the dynamic batch refit (research: a pass over the history every 500
     matches), the generator's own model as a grid filter and the oracle-assisted filter
     (research, ``ratings.backtest.ceiling``; the latter synthetic matches only: the bound),
-    and the oracle. ``default`` is rated from the places alone; with the matches' worth of a
-    point (``point_scale``, ``ratings.fitting.point_scale``: they have points) the same rater
-    reading the points too follows it as ``margin-aware``."""
+    and the oracle. ``default`` is what the service serves: from the places alone, and then,
+    given the matches' worth of a point (``point_scale``, ``ratings.fitting.point_scale``: they
+    have points), the same rater reading the points too as ``margin-aware``; a fitted pool's
+    rater that weighs the points reads them as ``default``, beside it on the places alone as
+    ``results-only``."""
     default = rater or Rater.default()
     issue_11 = default.with_parameters({"gamma": 0.0, "pair_weight_exponent": 0.0}, name="issue-11")
-    out = [Candidate("default", lambda: RaterPredictor(default, use_scores=False))]
-    if point_scale is not None and default.margin_weight > 0:
-        margins = default.with_parameters({"point_scale": point_scale}, name="margin-aware")
-        out.append(Candidate("margin-aware", lambda: RaterPredictor(margins), uses_scores=True))
+    if default.uses_margins:  # a fitted pool's: it reads the points, the served row does too
+        out = [Candidate("default", lambda: RaterPredictor(default), uses_scores=True),
+               Candidate("results-only", lambda: RaterPredictor(default, use_scores=False))]  # fmt: skip
+    else:
+        out = [Candidate("default", lambda: RaterPredictor(default, use_scores=False))]
+        if point_scale is not None and default.margin_weight > 0:
+            margins = default.with_parameters({"point_scale": point_scale}, name="margin-aware")
+            out.append(Candidate("margin-aware", lambda: RaterPredictor(margins), uses_scores=True))
     out += [
         Candidate("no-decay-no-weights", lambda: RaterPredictor(issue_11)),
         Candidate("openskill-default", lambda: OpenSkillPredictor("PlackettLuce")),

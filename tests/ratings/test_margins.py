@@ -201,6 +201,20 @@ def test_the_generators_points_follow_the_places_and_leave_the_rest_as_it_was():
                     assert m.scores[i] == m.scores[q]
 
 
+@pytest.mark.parametrize(
+    ("rater", "scale", "rows"),
+    [
+        (Rater.default(), None, [("default", False)]),
+        (Rater.default(), 50.0, [("default", False), ("margin-aware", True)]),
+        (MARGINS, None, [("default", True), ("results-only", False)]),  # a fitted pool's
+    ],
+)
+def test_the_backtest_marks_the_candidates_that_read_the_points(rater, scale, rows):
+    field = backtest.candidates(include_oracle=False, rater=rater, point_scale=scale)
+    assert [(c.name, c.uses_scores) for c in field[: len(rows)]] == rows
+    assert not any(c.uses_scores for c in field[len(rows) :])
+
+
 def test_the_newcomer_study_counts_every_player_with_enough_matches():
     league = backtest.synthetic(3, backtest.Generator(players=20, matches=600), with_oracle=False)
     margins = Rater.default().with_parameters({"point_scale": point_scale(league)})
