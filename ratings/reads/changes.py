@@ -27,7 +27,7 @@ from scorekeeper.rules import RULESETS
 from scorekeeper.rules.ruleset import points_more_is_better
 
 from .. import display
-from ..engine import Rating
+from ..engine import Rater, Rating
 from ..models import RatingHistory, RatingPool
 from ..raters import rater, rater_with
 
@@ -168,9 +168,9 @@ def explain(
     by_match: dict[int, list[RatingHistory]] = defaultdict(list)
     for row in rows:
         by_match[row.match_id].append(row)
-    model = rater()
+    model = rater()  # the display's scale is the default model's, whatever the pool's
     results = results or {}
-    weighs: dict[str, bool] = {}
+    pool_models: dict[str, Rater] = {}  # the pool's own, for its draws and its points
     out = {}
     for match_rows in by_match.values():
         sides: dict[int, list[RatingHistory]] = defaultdict(list)
@@ -181,12 +181,13 @@ def explain(
         expected = dict(zip(order, model.expected_ranks(beliefs), strict=True)) if len(order) > 1 else {}
         places = [sides[s][0].place for s in order]
         game, result, fitted = results.get(match_rows[0].match_id, ("", None, None))
+        if game and game not in pool_models:
+            pool_models[game] = rater_with(game, fitted)
+        pool_model = pool_models.get(game, model)
         points = _side_points(game, result, len(match_rows)) if game else None
         if points is not None and len(points) != len(order):
             points = None
-        if points is not None and game not in weighs:
-            weighs[game] = rater_with(game, fitted).uses_margins
-        counted = points is not None and weighs.get(game, False)
+        counted = points is not None and pool_model.uses_margins
         for row in match_rows:
             after = display.displayed(row.mu_after, row.sigma_after, model=model)
             out[row.match_id, row.player_id] = Change(
@@ -201,7 +202,7 @@ def explain(
                 shared=places.count(row.place) > 1,
                 expected_place=expected.get(row.side, 1.0),
                 win_chance=(
-                    row.win_probability - model.draw_from_win(row.win_probability) / 2
+                    row.win_probability - pool_model.draw_from_win(row.win_probability) / 2
                     if len(order) == 2
                     else None
                 ),
