@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -267,7 +268,7 @@ def test_the_profile_lists_the_matches_with_place_and_rating_change(client, rate
     assert first.before == 1500  # his first match, from the prior
     body = response.content.decode()
     assert f"rating 1500 → {first.after}" in body
-    assert f"to win, lost: −{first.before - first.after}" in body
+    assert re.search(rf"to win, lost \d+–\d+: −{first.before - first.after}\b", body)
 
 
 def test_the_score_sheet_shows_each_players_rating_change_once_the_match_is_rated(client, play, players):
@@ -282,7 +283,7 @@ def test_the_score_sheet_shows_each_players_rating_change_once_the_match_is_rate
     winner, loser = changes
     assert winner["delta"] > 0 > loser["delta"] and winner["place"] == 1 and loser["place"] == 2
     page = response.content.decode()
-    assert "Rating change" in page and f"won: +{winner['delta']}" in page
+    assert "Rating change" in page and f"won 10–3: +{winner['delta']}" in page
     assert winner["delta"] == winner["after"] - winner["before"]
     assert players[1].get_absolute_url() in page
 
