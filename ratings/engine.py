@@ -345,7 +345,6 @@ class Rater:
         at most 2^n of them (a table has at most six)."""
         weights = self.win_probabilities(sides)
         n = len(weights)
-        total = sum(weights)
         chances = [[0.0] * n for _ in range(n)]
         # reach[placed]: the chance that exactly the sides of the bitmask ``placed`` took the
         # first popcount(placed) places.
@@ -353,7 +352,8 @@ class Rater:
         for place in range(n):
             following: dict[int, float] = {}
             for placed, chance in reach.items():
-                left = total - sum(weights[i] for i in range(n) if placed >> i & 1)
+                # Summed, not the total less the placed: a tiny weight would be lost in it.
+                left = sum(weights[i] for i in range(n) if not placed >> i & 1)
                 for i in range(n):
                     if placed >> i & 1 or left <= 0:
                         continue
