@@ -52,9 +52,11 @@ class ChancesSerializer(serializers.Serializer):
     win = serializers.FloatField(
         help_text=gettext_lazy("the player's chance to beat the opponent alone, today")
     )
-    loss = serializers.FloatField(help_text=gettext_lazy("the opponent's chance; win + loss = 1"))
+    loss = serializers.FloatField(
+        help_text=gettext_lazy("the opponent's chance to win; win + draw + loss = 1")
+    )
     draw = serializers.FloatField(
-        allow_null=True, help_text=gettext_lazy("the chance of a draw, a separate estimate; null if none")
+        allow_null=True, help_text=gettext_lazy("the chance of a draw; null if none")
     )
     rated = serializers.BooleanField(
         help_text=gettext_lazy("both are rated in the game (else a newcomer counts with the prior)")

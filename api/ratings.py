@@ -11,7 +11,7 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import generics, serializers, status
 from rest_framework.exceptions import APIException
 from rest_framework.pagination import PageNumberPagination
@@ -343,10 +343,32 @@ class PredictedPlayerSerializer(serializers.Serializer):
         return player["matches"] < boards.BoardFilter.default().min_matches
 
 
+@extend_schema_serializer(deprecate_fields=["win_probability"])
 class PredictedSideSerializer(serializers.Serializer):
     players = PredictedPlayerSerializer(many=True)
+    win = serializers.FloatField(
+        allow_null=True,
+        help_text=gettext_lazy("two sides: the chance to win; win + draw + loss = 1. Null for more sides"),
+    )
+    draw = serializers.FloatField(
+        allow_null=True, help_text=gettext_lazy("two sides: the chance of a draw; null for more sides")
+    )
+    loss = serializers.FloatField(
+        allow_null=True, help_text=gettext_lazy("two sides: the chance to lose; null for more sides")
+    )
+    place_probabilities = serializers.ListField(
+        child=serializers.FloatField(),
+        help_text=gettext_lazy(
+            "the chance of each place, first to last (ties broken); sums to 1, as does each place's "
+            "over the sides"
+        ),
+    )
+    expected_score = serializers.FloatField(
+        source="win_probability",
+        help_text=gettext_lazy("chance of the first place, a draw counted half; the sides' sum to 1"),
+    )
     win_probability = serializers.FloatField(
-        help_text=gettext_lazy("chance of the first place; the sides' sum to 1")
+        help_text=gettext_lazy("deprecated: the same as expected_score (a draw counted half, not a win)")
     )
     expected_rank = serializers.FloatField(help_text=gettext_lazy("1 … number of sides"))
 
@@ -498,15 +520,19 @@ class PlayerRatingHistory(generics.GenericAPIView):
         assert page is not None  # the API pages every list (api/pagination.py)
         if not page:
             visibility.player_seen(pk, request.user)
-        explained = changes.explain(changes.rows_of_matches(page))
+        explained = changes.explain(
+            changes.rows_of_matches(page), changes.match_results(row.match_id for row in page)
+        )
         return self.get_paginated_response(
             HistoryEntrySerializer(page, many=True, context={"changes": explained}).data
         )
 
 
 class Predict(APIView):
-    """Predict a match: each side's chance of the first place (summing to 1), its expected rank
-    and, for two sides, the chance of a draw. Players not rated in the game start from the prior;
+    """Predict a match: for two sides each side's chances to win, draw and lose (summing to 1);
+    for any table each side's chance of each place, its expected score (the first place, a draw
+    counted half; `win_probability`, deprecated, is the same) and its expected rank; for two
+    sides the chance of a draw. Players not rated in the game start from the prior;
     ids that are no player are a 400 `player_unknown`. Stores nothing."""
 
     permission_classes = [AllowAny]

@@ -16,7 +16,10 @@ benchmark). The same synthetic matches (2–6 sides, some 2v2, ties) are rated b
 
 Each is timed without tracemalloc (the best of ``--rounds`` runs, the five taking turns:
 the machine is shared), then run again under tracemalloc for its peak memory.
-Then the back-test table on the generator, on the report seeds (tuning used others);
+``replay_arrays`` is timed twice, on the places alone and with the matches' points weighed
+(the margin-aware rater of a fitted pool). Then the back-test table on the generator, on the
+report seeds (tuning used others), the results-only default beside the margin-aware one, and
+the newcomers' study (``ratings.backtest.newcomers``);
 ``--ceiling`` adds the oracle-assisted filter, the bound of ``ratings.backtest.ceiling``.
 """
 
@@ -33,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ratings import backtest as bt
 from ratings.engine import MatchOutcome, Rater, replay, replay_arrays
+from ratings.fitting import point_scale
 
 #: The seeds the table in docs/ratings.md is reported on (tuning used seeds 1 and 2).
 REPORT_SEEDS = (101, 102, 103)
@@ -77,6 +81,15 @@ def replay_arrays_all(matches):
     return ratings
 
 
+def replay_arrays_with_points(matches):
+    """The same with the matches' points weighed (the margin-aware rater of a fitted pool)."""
+    ratings = {}
+    rater = Rater.default().with_parameters({"point_scale": point_scale(matches)})
+    outcomes = [MatchOutcome(i, m.sides, m.places, m.day, m.scores) for i, m in enumerate(matches)]
+    replay_arrays(rater, outcomes, ratings, {})
+    return ratings
+
+
 def measure(workloads, matches, rounds):
     """Per workload, the best of ``rounds`` timed runs, the workloads taking turns in each
     round (the machine is shared, its load comes and goes), then a tracemalloc run each."""
@@ -108,6 +121,10 @@ def main() -> None:
         action="store_true",
         help="also the oracle-assisted filter, the bound of ratings.backtest.ceiling (slow)",
     )
+    parser.add_argument(
+        "--one-on-one", action="store_true",
+        help="the back-test on the one-on-one league (8,000 matches of two players) instead",
+    )  # fmt: skip
     args = parser.parse_args()
 
     g = bt.Generator(players=args.players, matches=args.matches)
@@ -115,32 +132,41 @@ def main() -> None:
     tied = sum(len(set(m.places)) < len(m.places) for m in matches)
     print(f"{len(matches)} synthetic matches, {args.players} players, 2–6 sides, {tied} with a tie")
     print()
-    print("| compute (in memory)                | matches/s | × openskill PL | peak memory (tracemalloc) |")
-    print("|------------------------------------|-----------|----------------|---------------------------|")
+    print("| compute (in memory)                 | matches/s | × openskill PL | peak memory (tracemalloc) |")
+    print("|-------------------------------------|-----------|----------------|---------------------------|")
     workloads = {
         "openskill PlackettLuce.rate()": openskill_loop,
         "openskill BradleyTerryFull.rate()": openskill_bt_loop,
         "ours: Rater.rate (BT-full)": rate_loop,
         "ours: replay (with history)": replay_all,
         "ours: replay_arrays (with history)": replay_arrays_all,
+        "ours: replay_arrays, points weighed": replay_arrays_with_points,
     }
     seconds, peaks = measure(workloads, matches, args.rounds)
     base = len(matches) / seconds["openskill PlackettLuce.rate()"]
     for name in workloads:
         rate = len(matches) / seconds[name]
-        print(f"| {name:<34} | {rate:9.0f} | {rate / base:13.2f}× | {peaks[name] / 2**20:22.1f} MB |")
+        print(f"| {name:<35} | {rate:9.0f} | {rate / base:13.2f}× | {peaks[name] / 2**20:22.1f} MB |")
 
     if args.no_backtest:
         return
     for seed in REPORT_SEEDS:
         print()
         print(f"back-test, generator seed {seed}:")
-        data = bt.synthetic(seed, bt.Generator(matches=args.backtest_matches))
-        field = bt.candidates(include_refits=args.refits, include_ceiling=args.ceiling)
+        league = (bt.Generator(matches=8000, sizes=(1, 0, 0, 0, 0), teams_share=0.0) if args.one_on_one
+                  else bt.Generator(matches=args.backtest_matches))  # fmt: skip
+        data = bt.synthetic(seed, league)
+        scale = point_scale(data)
+        field = bt.candidates(include_refits=args.refits, include_ceiling=args.ceiling, point_scale=scale)
         print(bt.format_report(bt.run(data, field)))
         print()
         print(f"the displayed rating mu − z·sigma of the default, generator seed {seed}:")
         print(bt.format_display_study(bt.display_study(data, Rater.default())))
+        print()
+        print(f"newcomers, generator seed {seed} (players with 40 matches or more; medians):")
+        margins = Rater.default().with_parameters({"point_scale": scale})
+        models = [("default (results only)", Rater.default(), False), ("margin-aware", margins, True)]
+        print(bt.format_newcomer_study(bt.newcomer_study(data, models)))
 
 
 if __name__ == "__main__":

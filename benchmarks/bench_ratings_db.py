@@ -2,11 +2,13 @@
 
     DATABASE_URL=postgres://USER@127.0.0.1:5432/DB REDIS_URL=redis://127.0.0.1:6379/N \\
         .venv/bin/python benchmarks/bench_ratings_db.py [--matches 100000] [--players 2000] \\
-        [--rounds 4] [--latency 200] [--keep] [--reuse]
+        [--rounds 4] [--latency 200] [--keep] [--reuse] [--points]
 
 Makes a scratch database ``DB_ratingsbench`` (dropped afterwards unless ``--keep``; ``--reuse``
 runs again on a kept one without storing its pool anew) and stores ``--matches``
-synthetic finished matches of 2–6 players out of ``--players`` in one pool, then measures:
+synthetic finished matches of 2–6 players out of ``--players`` in one pool (``--points``: with
+each seat's total, and the pool rated with its point scale, as a fitted pool weighs the
+margins), then measures:
 
 (a) a full recompute of that pool end to end, ``ratings.services.rating_pool_recompute``:
     read the matches from PostgreSQL, rate them, write every rating and history row, commit;
@@ -149,7 +151,7 @@ def run_child(kind: str, env: dict, *extra: str) -> dict:
 
 
 # -- the parent ------------------------------------------------------------------------------
-def prepare(matches: int, players: int, *, reuse: bool = False) -> None:
+def prepare(matches: int, players: int, *, reuse: bool = False, points: bool = False) -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
@@ -165,9 +167,18 @@ def prepare(matches: int, players: int, *, reuse: bool = False) -> None:
 
     started = time.perf_counter()
     ids = synthetic_db.players(players, club=home_club_id())
-    synthetic_db.store(
-        game=GAME, tables=synthetic_db.outcomes(players=players, matches=matches, seed=11), player_ids=ids
-    )
+    tables = synthetic_db.outcomes(players=players, matches=matches, seed=11, points=points)
+    synthetic_db.store(game=GAME, tables=tables, player_ids=ids)
+    if points:  # the pool rated as a fitted one is, its points weighed (its point scale set)
+        from ratings.engine import MatchOutcome
+        from ratings.fitting import point_scale
+        from ratings.models import RatingPool
+
+        scale = point_scale(
+            [MatchOutcome(i, (), tuple(t[1]), scores=tuple(t[2])) for i, t in enumerate(tables)]
+        )
+        RatingPool.objects.update_or_create(game=GAME, defaults={"parameters": {"point_scale": scale}})
+        print(f"the pool weighs the points: point scale {scale:.1f}")
     from django.db import connection
 
     with connection.cursor() as cursor:
@@ -325,6 +336,10 @@ def main() -> None:
         "--reuse", action="store_true",
         help="use the database a --keep run left as it is (kept again); stores a pool only if it has none",
     )  # fmt: skip
+    parser.add_argument(
+        "--points", action="store_true",
+        help="store each match's totals and rate the pool with its point scale (the margins weighed)",
+    )  # fmt: skip
     parser.add_argument("--child", choices=["recompute", "pages", *OPENSKILL], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child == "pages":
@@ -343,7 +358,7 @@ def main() -> None:
     env.pop("REDIS_URL", None)  # the children need no broker
     try:
         setup_django()
-        prepare(args.matches, args.players, reuse=args.reuse)
+        prepare(args.matches, args.players, reuse=args.reuse, points=args.points)
         rows = []
         for _ in range(args.rounds):
             rows.append(

@@ -125,6 +125,18 @@ class Rater:
     side's n − 1 games weigh one game in all). ``draw_share`` δ: the chance that two equal
     sides draw; for two sides whose win probability (a draw counted half) is p, the draw's is
     δ·4p(1 − p), so that win, draw and loss sum to 1 and the win probability is unchanged.
+
+    The points (``MatchOutcome.scores``, each side's points, more is better), in the
+    Bradley–Terry update only: a game of two sides whose match has points mixes, by
+    ``margin_weight`` λ, the logistic's terms with those of a normal likelihood of the margin
+    (``_bradley_terry_full``): the margin in mu is κ·points / s, κ ``margin_scale`` and s the
+    ``point_scale``, the pool's mean margin between two sides placed apart (how much a point
+    is worth in that game, ``ratings.fitting.point_scale``), its noise ``margin_beta``; at a
+    table of n sides the margin's share of a pair is λ·(n − 1)^−``margin_pair_exponent`` (a
+    side's n − 1 margins share its own luck), the logistic's the rest. The places still
+    decide who won: the mixed surprise keeps the places' sign, so a bigger win says more but a
+    margin never turns a loss into a gain. A match without scores, or a rater with λ 0 or no
+    ``point_scale``, is rated exactly as without margins (the same floats).
     """
 
     name: str = "plackett-luce"
@@ -143,6 +155,11 @@ class Rater:
     gamma: float = 0.0
     pair_weight_exponent: float = 0.0
     draw_share: float = 0.0
+    margin_weight: float = 0.0
+    point_scale: float | None = None
+    margin_scale: float = 20.0
+    margin_beta: float = 12.0
+    margin_pair_exponent: float = 1.0
     _beta2: float = field(init=False, repr=False, compare=False)
     _tau2: float = field(init=False, repr=False, compare=False)
 
@@ -155,6 +172,12 @@ class Rater:
         for key in ("tau", "kappa", "z", "gamma", "pair_weight_exponent"):
             if not getattr(self, key) >= 0:
                 raise ValueError(f"{key} must be ≥ 0, not {getattr(self, key)!r}")
+        if not 0 <= self.margin_weight <= 1:
+            raise ValueError(f"margin_weight must be between 0 and 1, not {self.margin_weight!r}")
+        if self.point_scale is not None and not (self.point_scale > 0 and math.isfinite(self.point_scale)):
+            raise ValueError(f"point_scale must be a finite number > 0 or None, not {self.point_scale!r}")
+        if self.margin_weight and self.model != "bradley-terry-full":
+            raise ValueError("margins (margin_weight) weigh the games of the bradley-terry-full update only")
         if not 0 <= self.draw_share <= 0.5:
             raise ValueError(f"draw_share must be between 0 and 0.5, not {self.draw_share!r}")
         if self.model not in MODELS:
@@ -168,7 +191,8 @@ class Rater:
 
     #: The parameters a pool may fit (``ratings_fit``) and store; the rest are the display's.
     FITTED = ("model", "beta", "tau", "gamma", "win_scale", "win_field_exponent", "pair_weight_exponent",
-              "draw_share")  # fmt: skip
+              "draw_share", "margin_weight", "point_scale", "margin_scale", "margin_beta",
+              "margin_pair_exponent")  # fmt: skip
 
     def fitted_parameters(self) -> dict[str, Any]:
         """The model's fitted parameters as plain JSON values (what a pool stores)."""
@@ -201,20 +225,32 @@ class Rater:
         cap = max(var, self.sigma * self.sigma)
         return Rating(rating.mu, math.sqrt(min(var + self.gamma * self.gamma * days, cap)))
 
+    @property
+    def uses_margins(self) -> bool:
+        """Whether the points of a match with scores weigh its games (``margin_weight``)."""
+        return self.margin_weight > 0 and self.point_scale is not None
+
     # -- the update ----------------------------------------------------------------
-    def rate(self, sides: Sequence[Sequence[Rating]], places: Sequence[int]) -> list[list[Rating]]:
+    def rate(
+        self,
+        sides: Sequence[Sequence[Rating]],
+        places: Sequence[int],
+        scores: Sequence[float] | None = None,
+    ) -> list[list[Rating]]:
         """New ratings, side by side, player by player.
 
         ``places`` are 1-based, one per side, lower is better; equal places are ties, and
         tied sides get the same change of their mean mu (a draw between equals leaves them
-        equal). Raises ValueError on a malformed match. The same floats as ``replay``: this is
-        a replay of one match.
+        equal). ``scores``, optional, are each side's points (more is better). Raises
+        ValueError on a malformed match. The same floats as ``replay``: this is a replay of
+        one match.
         """
         _check_match(sides, places)
         # Each player is known by his seat (side, index): the same Rating may sit twice.
         seats = tuple(tuple((i, j) for j in range(len(side))) for i, side in enumerate(sides))
         ratings: dict[Hashable, Rating] = {seat: sides[seat[0]][seat[1]] for side in seats for seat in side}
-        replay_arrays(self, [MatchOutcome(None, seats, tuple(places))], ratings)
+        match = MatchOutcome(None, seats, tuple(places), scores=None if scores is None else tuple(scores))
+        replay_arrays(self, [match], ratings)
         return [[ratings[seat] for seat in side] for side in seats]
 
     # -- predictions -----------------------------------------------------------------
@@ -299,6 +335,34 @@ class Rater:
         d = self.draw_from_win(p)
         return p - d / 2, d, 1 - p - d / 2
 
+    def place_probabilities(self, sides: Sequence[Sequence[Rating]]) -> list[list[float]]:
+        """Each side's chance of each place, 1 … n (ties broken): a list per side that sums to
+        1, whose columns sum to 1 too, and whose first column is ``win_probabilities``.
+
+        The places are drawn as Plackett–Luce draws them, each next place among the sides not
+        yet placed in proportion to their first-place probabilities (the softmax's own
+        weights under the ``plackett-luce`` formula): over the subsets of sides placed so far,
+        at most 2^n of them (a table has at most six)."""
+        weights = self.win_probabilities(sides)
+        n = len(weights)
+        chances = [[0.0] * n for _ in range(n)]
+        # reach[placed]: the chance that exactly the sides of the bitmask ``placed`` took the
+        # first popcount(placed) places.
+        reach = {0: 1.0}
+        for place in range(n):
+            following: dict[int, float] = {}
+            for placed, chance in reach.items():
+                # Summed, not the total less the placed: a tiny weight would be lost in it.
+                left = sum(weights[i] for i in range(n) if not placed >> i & 1)
+                for i in range(n):
+                    if placed >> i & 1 or left <= 0:
+                        continue
+                    step = chance * weights[i] / left
+                    chances[i][place] += step
+                    following[placed | 1 << i] = following.get(placed | 1 << i, 0.0) + step
+            reach = following
+        return chances
+
     def expected_ranks(self, sides: Sequence[Sequence[Rating]]) -> list[float]:
         """Each side's expected place, 1 … n: 1 + Σ P(the other side finishes ahead).
 
@@ -362,17 +426,20 @@ class MatchOutcome:
     """One finished match of a pool: its players side by side, each side's place (1-based)
     and, if known, the ``day`` it was played (days since any fixed epoch, fractions allowed):
     a player's sigma grows with the days since his last match (``Rater.gamma``). A match
-    without a day lets no time pass."""
+    without a day lets no time pass. ``scores``, if known, are each side's points in the
+    match, more is better (a game where fewer points are better is given negated): a rater
+    that uses margins (``Rater.margin_weight``) weighs the match's games by them."""
 
     match_id: Hashable
     sides: tuple[tuple[Hashable, ...], ...]
     places: tuple[int, ...]
     day: float | None = None
+    scores: tuple[float, ...] | None = None
 
 
 class Outcome(Protocol):
     """What the replay reads of a match: ``MatchOutcome``'s ``match_id``, ``sides`` and
-    ``places`` (and ``day`` if it has one). The pool's own match rows carry more (when it was
+    ``places`` (and ``day`` and ``scores`` if it has them). The pool's own match rows carry more (when it was
     played) and come back as given in ``Replayed.matches``."""
 
     @property
@@ -492,13 +559,15 @@ class _Waves:
 
     Built from the matches in the given order, flat: each slot's player index (a slot is a
     player in a match, side by side), each match's number of sides and of slots, each side's
-    size and place. ``order``: the given index of each match, in wave order; ``given_slot``: the given
-    position of each slot. Then, in wave order: per match its number of sides and first side;
-    per side its match, place and size; per slot its player and side; the games and ordered
-    pairs of sides; ``bounds``: where each wave's matches, sides, slots, games and pairs start."""
+    size, place and (optionally) points. ``order``: the given index of each match, in wave
+    order; ``given_slot``: the given position of each slot. Then, in wave order: per match its
+    number of sides and first side; per side its match, place, size and points; per slot its
+    player and side; the games and ordered pairs of sides; ``bounds``: where each wave's
+    matches, sides, slots, games and pairs start."""
 
     def __init__(self, players: np.ndarray, player_count: int, side_count: np.ndarray,
-                 given_slot_count: np.ndarray, sizes: np.ndarray, places: np.ndarray):  # fmt: skip
+                 given_slot_count: np.ndarray, sizes: np.ndarray, places: np.ndarray,
+                 scores: np.ndarray | None = None):  # fmt: skip
         latest = [0] * player_count
         waves = []
         flat = players.tolist()
@@ -516,6 +585,8 @@ class _Waves:
         self.players = players[self.given_slot]
         self.side_count = side_count = side_count[order]
         self.sizes, self.places = sizes[side_at], places[side_at]
+        #: Per side, its points (NaN: the match has none); None when no match has any.
+        self.scores = None if scores is None else scores[side_at]
         self.first_side = _starts(side_count)
         slot_count = given_slot_count[order]
         self.side_match = np.repeat(np.arange(len(order)), side_count)
@@ -586,12 +657,14 @@ def _rate_waves(
     # Bradley–Terry scores each game: 1 if i is placed ahead of q, ½ for a tie, else 0.
     score = np.where(w.places[w.game_q] > w.places[w.game_i], 1.0,
                      np.where(w.places[w.game_q] == w.places[w.game_i], 0.5, 0.0))  # fmt: skip
+    game_weight = None
     if bradley_terry and rater.pair_weight_exponent:
         # Each game of an n-side match weighs (n − 1)^−x: scores and expectations alike.
         n = w.side_count[w.side_match[w.game_i]]
         game_weight = (n - 1.0) ** -rater.pair_weight_exponent
-    else:
-        game_weight = None
+    margins = None
+    if bradley_terry and w.scores is not None and rater.uses_margins:
+        margins = _game_margins(rater, w, game_weight)
     growth = rater.gamma * rater.gamma if elapsed is not None else 0.0
     prior2 = rater.sigma * rater.sigma
     for m0, m1, d0, d1, s0, s1, g0, g1, p0, p1 in w.bounds:
@@ -616,8 +689,12 @@ def _rate_waves(
             odds[d0:d1] = _scalar_odds(rater, team_mu, team_var, w.sizes[d0:d1], w.side_count[m0:m1])
         if bradley_terry:
             weight = None if game_weight is None else game_weight[g0:g1]
+            margin = None
+            if margins is not None and margins.has[g0:g1].any():
+                margin = _Margins(*(column[g0:g1] for column in margins))
             omega, delta = _bradley_terry_full(team_mu, team_s2, w.game_i[g0:g1] - d0, w.game_q[g0:g1] - d0,
-                                               score[g0:g1], two_beta2, sides, weight)  # fmt: skip
+                                               score[g0:g1], two_beta2, sides, weight, margin,
+                                               rater)  # fmt: skip
         else:
             a, b = w.pair_a[p0:p1] - d0, w.pair_b[p0:p1] - d0
             omega, delta = _plackett_luce(team_mu, team_s2, w.places[d0:d1], side_match, a, b, beta2, m1 - m0)
@@ -631,6 +708,37 @@ def _rate_waves(
     return mu_before, sigma_before, mu_after, sigma_after, odds
 
 
+class _Margins(NamedTuple):
+    """Per game (i, q), in wave order, what the margins' terms need (``_game_margins``)."""
+
+    #: i's margin over q in units of mu (κ·points / s; 0 when the places are equal).
+    margin: np.ndarray
+    #: The bounds of the mixed surprise: ≥ 0 when i was placed ahead, ≤ 0 when q was.
+    low: np.ndarray
+    high: np.ndarray
+    #: The margin's share of the game (λ·(n − 1)^−x, times the pair's weight) and the
+    #: logistic's (1 − λ·(n − 1)^−x).
+    share: np.ndarray
+    keep: np.ndarray
+    #: Whether the game's match has points.
+    has: np.ndarray
+
+
+def _game_margins(rater: Rater, w: _Waves, game_weight: np.ndarray | None) -> _Margins:
+    """``_Margins`` of every game, computed once for all the waves."""
+    assert w.scores is not None and rater.point_scale is not None
+    place_i, place_q = w.places[w.game_i], w.places[w.game_q]
+    points = w.scores[w.game_i] - w.scores[w.game_q]
+    has = ~np.isnan(points)
+    margin = np.where(has & (place_i != place_q), points, 0.0) * (rater.margin_scale / rater.point_scale)
+    # A side's own luck is in each of its n − 1 margins: they weigh (n − 1)^−x (``margin_pair_exponent``).
+    n = w.side_count[w.side_match[w.game_i]]
+    share = rater.margin_weight * (n - 1.0) ** -rater.margin_pair_exponent
+    low = np.where(place_i < place_q, 0.0, -np.inf)
+    high = np.where(place_i > place_q, 0.0, np.inf)
+    return _Margins(margin, low, high, share if game_weight is None else share * game_weight, 1 - share, has)
+
+
 def _bradley_terry_full(
     team_mu: np.ndarray,
     team_s2: np.ndarray,
@@ -640,10 +748,20 @@ def _bradley_terry_full(
     two_beta2: float,
     sides: int,
     weight: np.ndarray | None = None,
+    margins: _Margins | None = None,
+    rater: Rater | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Weng & Lin's Algorithm 1 (every pair of sides is one game): each side's Ω and Δ.
     Each game (i, q) adds to i's sums and then to q's, in the order of the games, as
-    openskill's loops do; ``weight`` (per game, or None for 1) scales a game's terms."""
+    openskill's loops do; ``weight`` (per game, or None for 1) scales a game's terms.
+
+    ``margins`` (``_game_margins``): a game with points mixes, by the margin's share
+    λ·(n − 1)^−x, the logistic's terms with those of a normal likelihood of the margin d (in mu) given
+    the two sides' skills, d ~ N(θ_i − θ_q, σ_i² + σ_q² + 2·margin_beta²): the surprise
+    (d − (μ_i − μ_q)) / c_m² and the spread 1 / c_m² (damped by σ/c_m as the logistic's is).
+    The mixed surprise is then held to the places' sign (≥ 0 for the side placed ahead, ≤ 0
+    for the other): the margin says how much, never who won. A game without points keeps the
+    logistic's terms, the same floats as without margins."""
     s2_i, s2_q = team_s2[i], team_s2[q]
     c = np.sqrt(s2_i + s2_q + two_beta2)
     p = 1 / (1 + np.exp((team_mu[q] - team_mu[i]) / c))  # i beats q
@@ -657,7 +775,22 @@ def _bradley_terry_full(
     both = np.empty(2 * len(i), np.int64)
     both[0::2], both[1::2] = i, q
     terms = np.empty(2 * len(i))
-    terms[0::2], terms[1::2] = s2_i / c * surprise, -(s2_q / c * surprise)
+    if margins is None:
+        terms[0::2], terms[1::2] = s2_i / c * surprise, -(s2_q / c * surprise)
+    else:
+        assert rater is not None
+        d, low, high, share, keep, has = margins
+        c_m2 = s2_i + s2_q + 2 * rater.margin_beta * rater.margin_beta
+        mixed = keep * surprise / c + share * (d - (team_mu[i] - team_mu[q])) / c_m2
+        np.clip(mixed, low, high, out=mixed)
+        mixed_spread = keep * spread + share / (c_m2 * np.sqrt(c_m2))
+        if has.all():
+            terms[0::2], terms[1::2] = s2_i * mixed, -(s2_q * mixed)
+            spread = mixed_spread
+        else:  # a game without points keeps the logistic's own floats
+            terms[0::2] = np.where(has, s2_i * mixed, s2_i / c * surprise)
+            terms[1::2] = np.where(has, -(s2_q * mixed), -(s2_q / c * surprise))
+            spread = np.where(has, mixed_spread, spread)
     omega = np.bincount(both, terms, sides)
     terms[0::2], terms[1::2] = cubes[i] * spread, cubes[q] * spread
     return omega, np.bincount(both, terms, sides)
@@ -757,6 +890,35 @@ class Replayed(NamedTuple, Generic[M]):
     win_probability: np.ndarray
 
 
+def _side_scores(matches: Sequence[Outcome], side_count: np.ndarray) -> np.ndarray | None:
+    """Every side's points, flat in the given order (NaN for a match without ``scores``), or
+    None when no match has any."""
+    given = [getattr(m, "scores", None) for m in matches]
+    if all(scores is None for scores in given):
+        return None
+    if None not in given:  # the fast path of a pool whose every match has points
+        counts = np.fromiter(map(len, given), np.int64, len(given))  # type: ignore[arg-type]
+        try:
+            every = np.fromiter(itertools.chain.from_iterable(given), np.float64)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            every = None  # below, the match that is wrong
+        if every is not None and (counts == side_count).all() and np.isfinite(every).all():
+            return every
+    flat: list[float] = []
+    for match, scores, n in zip(matches, given, side_count.tolist(), strict=True):
+        if scores is None:
+            flat.extend([math.nan] * n)
+            continue
+        try:
+            values = [float(x) for x in scores]
+        except (TypeError, ValueError):
+            raise ValueError(f"match {match.match_id!r}: scores must be numbers") from None
+        if len(values) != n or not all(map(math.isfinite, values)):
+            raise ValueError(f"match {match.match_id!r}: scores must be {n} finite numbers, one per side")
+        flat.extend(values)
+    return np.array(flat)
+
+
 def replay_arrays(
     rater: Rater,
     matches: Iterable[M],
@@ -773,7 +935,7 @@ def replay_arrays(
     incremental update passes the pool's current ones. Same inputs, same floats, however the
     matches are split between calls. A player may appear only once in a match (ValueError
     otherwise). Anything with the attributes ``match_id``, ``sides`` and ``places`` of
-    ``MatchOutcome`` (and optionally ``day``) is a match.
+    ``MatchOutcome`` (and optionally ``day`` and ``scores``) is a match.
     """
     matches = list(matches)
     if ratings is None:
@@ -824,7 +986,8 @@ def replay_arrays(
     known = [ratings.get(p, prior) for p in ids]
     mu = np.array([r.mu for r in known])
     sigma = np.array([r.sigma for r in known])
-    w = _Waves(players, len(ids), side_count, slot_count, sizes, places)
+    w = _Waves(players, len(ids), side_count, slot_count, sizes, places,
+               _side_scores(matches, side_count) if rater.uses_margins else None)  # fmt: skip
     days = [getattr(m, "day", None) for m in matches]
     if any(day is not None for day in days):
         try:
@@ -893,4 +1056,10 @@ DEFAULT = Rater(
     provisional_matches=10,
     gamma=0.2,
     draw_share=0.043,
+    # The points, where a match has them and the pool's point scale is known (``ratings_fit``):
+    # chosen on the generator's tuning seeds with points (docs/ratings.md, "Points").
+    margin_weight=1.0,
+    margin_scale=20.0,
+    margin_beta=12.0,
+    margin_pair_exponent=1.0,
 )

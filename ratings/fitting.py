@@ -5,7 +5,10 @@ default and a few around it), each through the engine's ``replay_arrays``, and s
 candidate's pre-match win probabilities by their Brier score on the later matches only (the
 first ``burn_in`` share only teaches it); the best one wins, the default unless a candidate
 beats it. The draw share δ of two sides is then the pool's own: the moment estimate that makes
-the predicted draws of its two-sided matches add up to the draws seen (δ·Σ4p(1 − p) = draws).
+the predicted draws of its two-sided matches add up to the draws seen (δ·Σ4p(1 − p) = draws);
+so is the worth of a point where the matches have points (``point_scale``: the mean margin
+between two sides placed apart), with which the candidates are tried, the margins' weight and
+scale among them.
 
 A pool with fewer than ``min_matches`` matches keeps the defaults: the few it has would fit
 their noise. No Django here: ``ratings.services.rating_pool_fit`` reads the pool and stores
@@ -21,14 +24,35 @@ import numpy as np
 
 from .engine import MatchOutcome, Rater, replay_arrays
 
-__all__ = ["MIN_MATCHES", "Fit", "candidate_parameters", "fit"]
+__all__ = ["MIN_MATCHES", "Fit", "candidate_parameters", "fit", "point_scale"]
 
 #: Below this many matches a pool keeps the default parameters.
 MIN_MATCHES = 500
 
 
+def point_scale(matches: Sequence[object]) -> float | None:
+    """How much a point is worth in a pool's game: the mean margin, in points, between two
+    sides placed apart, over the matches that have ``scores`` (None: none has, or no two of
+    their sides were placed apart). The rater's margins are in units of it
+    (``Rater.point_scale``), so that one model serves games whose totals differ a hundredfold."""
+    total = 0.0
+    pairs = 0
+    for match in matches:
+        scores = getattr(match, "scores", None)
+        if scores is None:
+            continue
+        places = match.places  # type: ignore[attr-defined]
+        for i in range(len(places)):
+            for q in range(i + 1, len(places)):
+                if places[i] != places[q]:
+                    total += abs(scores[i] - scores[q])
+                    pairs += 1
+    return total / pairs if pairs and total > 0 else None
+
+
 def candidate_parameters(base: Rater) -> list[dict]:
-    """The parameter sets tried: the default, and each fitted parameter a step either way."""
+    """The parameter sets tried: the default, and each fitted parameter a step either way
+    (the margins' weight and noise too, when the pool's points are used)."""
     steps = [
         {"beta": base.beta * 0.75},
         {"beta": base.beta * 1.33},
@@ -40,6 +64,13 @@ def candidate_parameters(base: Rater) -> list[dict]:
         {"win_scale": (base.win_scale or 1.6) * 1.15},
         {"pair_weight_exponent": 0.5 if base.pair_weight_exponent == 0 else 0.0},
     ]
+    if base.uses_margins:
+        steps += [
+            {"margin_weight": base.margin_weight * 0.5},
+            {"margin_scale": base.margin_scale * 0.8},
+            {"margin_scale": base.margin_scale * 1.25},
+            {"margin_beta": base.margin_beta * 1.5},
+        ]
     return [{}, *steps]
 
 
@@ -87,6 +118,11 @@ def fit(matches: Sequence[MatchOutcome], base: Rater | None = None, *, burn_in: 
     with the pool's own draw share; the defaults for a pool too small to fit."""
     base = base or Rater.default()
     matches = list(matches)
+    scale = point_scale(matches)
+    if scale is not None and base.margin_weight > 0:
+        # The points' worth is the pool's own (a moment, like the draw share); the candidates
+        # are then tried with it.
+        base = base.with_parameters({"point_scale": scale})
     if len(matches) < min_matches:
         return Fit({}, len(matches), 0, [], None, f"fewer than {min_matches} matches: the defaults")
     scored_from = int(len(matches) * burn_in)
@@ -101,6 +137,8 @@ def fit(matches: Sequence[MatchOutcome], base: Rater | None = None, *, burn_in: 
             best, best_brier, best_two = params, brier, two
     assert best_two is not None  # the candidates start with the defaults: one was scored
     chosen = dict(best)
+    if base.point_scale is not None:
+        chosen["point_scale"] = base.point_scale
     draw_share = None
     is_two = ~np.isnan(best_two)
     if is_two.any():

@@ -4,7 +4,8 @@ A pool rates the finished matches of its game (while RATINGS_WAIT_FOR_CONFIRMATI
 those the other side confirmed), in the pool's order: when each match was played
 (``Match.played_at``, the time its scorer gave for a sheet entered afterwards, else the time
 of its first rating event: when it first finished), then its id. ``pool_matches`` reads them
-as ``PoolMatch`` rows, each side's players and places from the match result's ``placements``;
+as ``PoolMatch`` rows, each side's players and places from the match result's ``placements``
+and its points from the result's totals (the ruleset's ``points_key``);
 ``places_now`` and ``places_rated`` say where matches sit in that order now and where the
 pool's history rated them.
 
@@ -28,6 +29,7 @@ from django.db.models import Min
 
 from scorekeeper.matches.models import Match, Seat
 from scorekeeper.rules import UnknownGame, find_ruleset
+from scorekeeper.rules.ruleset import points_more_is_better
 
 from .models import RatingEvent, RatingHistory, RatingPool
 
@@ -48,6 +50,9 @@ class PoolMatch(NamedTuple):
     places: tuple[int, ...]
     #: When it was played, in days since 1970-01-01 UTC: the time the engine's decay counts.
     day: float
+    #: Each side's points in the match, more is better (the ruleset's ``match_points`` of the
+    #: result: the sheet's totals, cul's banks negated); None when the result has none.
+    scores: tuple[float, ...] | None = None
 
 
 def played_day(moment: datetime) -> float:
@@ -95,18 +100,23 @@ def places_rated(pool: RatingPool, matches: Iterable[int]) -> Iterator[tuple[int
 
 
 def pool_matches(
-    game: str, start: tuple[datetime, int] | None = None, matches: Iterable[int] = ()
+    game: str, start: tuple[datetime, int] | None = None, matches: Iterable[int] = (), *, points: bool = True
 ) -> Iterator[PoolMatch]:
     """The rated matches of a pool (finished, not void) in the pool's order, read in chunks:
     all of them (``start`` None), or ``matches`` from ``start`` on. Ranks come from the match
     result's ``placements`` (ties share a place); piquet-voleur's teams (``partnerships``) are
-    sides, every other game is free for all."""
+    sides, every other game is free for all. ``points`` False leaves the points unread
+    (``PoolMatch.scores`` None): a pool whose rater does not weigh them."""
     try:
-        partnerships = find_ruleset(game).partnerships
+        ruleset = find_ruleset(game)
     except UnknownGame:
-        partnerships = None
+        ruleset = None
+    partnerships = ruleset.partnerships if ruleset else None
+    points_key = (ruleset.points_key if ruleset else "totals") if points else None
+    fewer_better = ruleset.fewer_points_better if ruleset else False
+    per_side = ruleset.side_points if ruleset else _points_per_side
     if start is None and connection.vendor == "postgresql":
-        yield from _pool_matches_postgresql(game, partnerships)
+        yield from _pool_matches_postgresql(game, partnerships, points_key, fewer_better, per_side)
         return
     if start is None:
         matches = RatingEvent.objects.filter(game=game).values_list("match_id", flat=True).distinct()
@@ -118,9 +128,15 @@ def pool_matches(
         ids = [match for _, match in chunk]
         # Unordered (the models' orderings would sort, and join the match for the seats', to no
         # end): the rows go into dicts, and each match's seats are sorted below.
-        placements = dict(
-            _rated(Match.objects.filter(pk__in=ids)).order_by().values_list("pk", "result__placements")
-        )
+        placements: dict[int, object] = {}
+        read: dict[int, list[float] | None] = {}
+        for pk, places, totals in (
+            _rated(Match.objects.filter(pk__in=ids))
+            .order_by()
+            .values_list("pk", "result__placements", f"result__{points_key}" if points_key else "pk")
+        ):
+            placements[pk] = places
+            read[pk] = points_more_is_better(totals, fewer_better) if points_key else None
         seats: dict[int, list[tuple[int, int]]] = {}
         for match, position, player in (
             Seat.objects.filter(match_id__in=list(placements))
@@ -132,7 +148,8 @@ def pool_matches(
             if match not in placements:
                 continue  # void, or no longer finished after a correction
             players = [player for _, player in sorted(seats.get(match, ()))]
-            outcome = _outcome(match, at, placements[match], players, partnerships)
+            scores = per_side(read[match], len(players))
+            outcome = _outcome(match, at, placements[match], players, partnerships, scores)
             if outcome is not None:
                 yield outcome
 
@@ -162,7 +179,7 @@ def _pool_sql() -> str:
     """A whole pool in its order, in one statement streamed from a server-side cursor: each
     match with its place in the order, when it was played (µs since 1970: Django's
     time-zone-aware loader of timestamps cost more than the rest of the read), its placements
-    (as text, parsed here) and its players in seat order (gathered per match before the sort,
+    and its points (as text, parsed here) and its players in seat order (gathered per match before the sort,
     which then sorts one row a match instead of one a seat). Tables and columns are named by
     the models; the finished status is a constant written into the statement (not a
     parameter), as it was planned with."""
@@ -170,7 +187,7 @@ def _pool_sql() -> str:
     finished = f"'{Match.Status.FINISHED.value}'"
     return f"""
 SELECT m.{match.id}, (EXTRACT(EPOCH FROM COALESCE(m.{match.played_at}, f.first)) * 1000000)::int8,
-       m.{match.result} ->> 'placements', s.players
+       m.{match.result} ->> 'placements', s.players, m.{match.result} ->> %(points_key)s
 FROM (
     SELECT {event.match} AS match_id, min({event.at}) AS first
     FROM {event.table} WHERE {event.game} = %(game)s GROUP BY {event.match}
@@ -192,21 +209,34 @@ POOL_SQL = _pool_sql()
 _UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-def _pool_matches_postgresql(game: str, partnerships) -> Iterator[PoolMatch]:
+def _pool_matches_postgresql(
+    game: str, partnerships, points_key: str | None, fewer_better: bool, per_side
+) -> Iterator[PoolMatch]:
     with connection.chunked_cursor() as cursor:
-        cursor.execute(POOL_SQL, {"game": game, "wait": settings.RATINGS_WAIT_FOR_CONFIRMATION})
+        # A NULL key reads no points (``->>`` is strict): a pool whose rater does not weigh them.
+        parameters: dict[str, str | bool | None] = {
+            "game": game,
+            "wait": settings.RATINGS_WAIT_FOR_CONFIRMATION,
+            "points_key": points_key,
+        }
+        cursor.execute(POOL_SQL, parameters)
         while rows := cursor.fetchmany(CHUNK):
-            for (match, micros, _, players), placements in zip(rows, _placements(rows), strict=True):
+            totals_column = _json_column(rows, 4) if points_key else [None] * len(rows)
+            for (match, micros, _, players, _), placements, totals in zip(
+                rows, _json_column(rows, 2), totals_column, strict=True
+            ):
                 at = _UNIX_EPOCH + timedelta(microseconds=micros)
-                outcome = _outcome(match, at, placements, players, partnerships)
+                scores = per_side(points_more_is_better(totals, fewer_better), len(players))
+                outcome = _outcome(match, at, placements, players, partnerships, scores)
                 if outcome is not None:
                     yield outcome
 
 
-def _placements(rows: list[tuple]) -> list:
-    """The rows' placements, parsed from JSON: all in one call (a call per row cost a quarter of
-    the read), else row by row (None for a row that is not JSON, or has none)."""
-    texts = [row[2] for row in rows]
+def _json_column(rows: list[tuple], column: int) -> list:
+    """The rows' JSON texts of ``column`` (the placements, the points), parsed: all in one call
+    (a call per row cost a quarter of the read), else row by row (None for a row that is not
+    JSON, or has none)."""
+    texts = [row[column] for row in rows]
     if None not in texts:
         with contextlib.suppress(ValueError):
             parsed = json.loads(f"[{','.join(texts)}]")
@@ -224,7 +254,14 @@ def _placements(rows: list[tuple]) -> list:
 _INT = {int}
 
 
-def _outcome(match, at, placements, players, partnerships) -> PoolMatch | None:
+def _points_per_side(points: list[float] | None, seats: int) -> tuple[float, ...] | None:
+    """A game not registered here: its points as they are when there is one per seat."""
+    return tuple(points) if points is not None and len(points) == seats else None
+
+
+def _outcome(match, at, placements, players, partnerships, scores=None) -> PoolMatch | None:
+    """The match as the pool rates it (None when its placements do not fit its seats);
+    ``scores`` are its sides' points, already per side (``Ruleset.side_points``)."""
     if (
         type(placements) is not list
         or len(placements) != len(players)
@@ -242,5 +279,7 @@ def _outcome(match, at, placements, players, partnerships) -> PoolMatch | None:
             tuple(p for p, t in zip(players, partnerships, strict=True) if t == team) for team in teams
         )
         places = tuple(placements[partnerships.index(team)] for team in teams)
-        return PoolMatch(match, at, sides, places, played_day(at))
-    return PoolMatch(match, at, tuple(zip(players)), tuple(placements), played_day(at))  # one-player sides
+        return PoolMatch(match, at, sides, places, played_day(at), scores)
+    return PoolMatch(
+        match, at, tuple(zip(players)), tuple(placements), played_day(at), scores
+    )  # one-player sides

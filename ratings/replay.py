@@ -64,14 +64,14 @@ def rebuild(pool: RatingPool, *, read_aside: bool = False) -> int:
         # take about 40 MB), before the COPY takes the connection.
         if read_aside:
             reading = bulk.read_aside(
-                functools.partial(pool_matches, pool.game),
+                functools.partial(pool_matches, pool.game, points=r.uses_margins),
                 name=f"ratings-read-{pool.game}",
                 chunk=CHUNK,
                 ahead=READ_AHEAD,
             )
             matches: Iterable[PoolMatch] = stack.enter_context(reading)
         else:
-            matches = list(pool_matches(pool.game))
+            matches = list(pool_matches(pool.game, points=r.uses_margins))
         if connection.vendor == "postgresql":
             # Written into a fresh partition, swapped in for the old one below.
             fresh = history_table.fresh_partition(pool.pk)
@@ -104,7 +104,7 @@ def replay_from(pool: RatingPool, *, start: tuple[datetime, int], changed: Itera
     affected: set[int] = set()
     removed: set[int] = set()  # matches whose history rows were deleted
     with bulk.collector_paused():
-        matches = _cut_history(pool, start, changed, ratings, removed)
+        matches = _cut_history(pool, start, changed, ratings, removed, points=r.uses_margins)
         affected.update(ratings)
         last_day.update(_last_days_before(pool, start, ratings))
         # The others have no history from ``start`` on: their ratings are the current ones.
@@ -147,12 +147,18 @@ def _save_last_match(pool: RatingPool, history, last: PoolMatch | None) -> None:
 
 
 def _cut_history(
-    pool: RatingPool, start: tuple[datetime, int], changed: Iterable[int], ratings: dict, removed: set
+    pool: RatingPool,
+    start: tuple[datetime, int],
+    changed: Iterable[int],
+    ratings: dict,
+    removed: set,
+    *,
+    points: bool = True,
 ) -> list[PoolMatch]:
     """Delete the pool's history from ``start`` on; ``ratings`` gets each player's rating just
     before it (the "before" of his first deleted row), ``removed`` the deleted rows' matches.
     Returns the matches to rate again: those and the ``changed`` ones, from ``start`` on at
-    their places now."""
+    their places now (with their points when ``points``: the pool's rater weighs them)."""
     at, match = start
     # (played_at, match) ≥ start, as a range of the order index and one exclusion (an OR of
     # the two cases is no range, and may be planned as a scan of the pool).
@@ -168,7 +174,7 @@ def _cut_history(
         if player not in ratings:
             ratings[player] = Rating(mu, sigma)
     suffix.order_by().delete()
-    return list(pool_matches(pool.game, start, removed | set(changed)))
+    return list(pool_matches(pool.game, start, removed | set(changed), points=points))
 
 
 def _last_days_before(pool: RatingPool, start: tuple[datetime, int], players: Iterable[int]) -> dict:

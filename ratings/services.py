@@ -59,7 +59,8 @@ def rating_pool_fit(*, game: str, min_matches: int | None = None) -> dict[str, A
     too small keeps the defaults. Returns what the fit found."""
     pool = _pool(game)
     outcomes = [
-        MatchOutcome(m.match_id, m.sides, m.places, getattr(m, "day", None)) for m in pool_matches(game)
+        MatchOutcome(m.match_id, m.sides, m.places, getattr(m, "day", None), getattr(m, "scores", None))
+        for m in pool_matches(game)
     ]
     floor = fitting.MIN_MATCHES if min_matches is None else min_matches
     found = fitting.fit(outcomes, min_matches=floor)

@@ -12,6 +12,8 @@ not (``POST /predict`` uses ``ratings.engine``'s ``Rater.win_probabilities``). I
 - ``generator``: ``synthetic``, matches with hidden drifting skills and their true
   probabilities (the oracle's: the floor no model can beat);
 - ``display_scale``: how well the displayed rating ranks the true skills;
+- ``newcomers``: how many matches a newcomer needs before his rating stays within one
+  deviation of his true skill, and before he is established (the points' worth to him);
 - ``refit`` (the dynamic batch refit), ``ceiling`` (the generator's own model as a filter, and
   the oracle-assisted bound) and ``synthetic_db`` (synthetic finished matches written straight
   into the tables, for the database benchmark and the integration tests).
@@ -22,10 +24,11 @@ candidates run. The names below are the back-test's interface, imported from her
 
 from __future__ import annotations
 
-from .ceiling import OracleAssistedFilter, ThurstoneFilter
+from .ceiling import OracleAssistedFilter, OracleAssistedMarginFilter, ThurstoneFilter
 from .display_scale import DisplayRow, display_study, format_display_study
 from .generator import Generator, synthetic
 from .matches import BacktestInputError, BacktestMatch, parse_match, play_order, read_jsonl, write_jsonl
+from .newcomers import NewcomerRow, format_newcomer_study, newcomer_study
 from .predictors import (
     PLACKETT_LUCE_TUNED,
     Candidate,
@@ -48,8 +51,10 @@ __all__ = [
     "DisplayRow",
     "EloPredictor",
     "Generator",
+    "NewcomerRow",
     "OpenSkillPredictor",
     "OracleAssistedFilter",
+    "OracleAssistedMarginFilter",
     "OraclePredictor",
     "PoolPredictor",
     "RaterPredictor",
@@ -60,7 +65,9 @@ __all__ = [
     "default_predictions",
     "display_study",
     "format_display_study",
+    "format_newcomer_study",
     "format_report",
+    "newcomer_study",
     "parse_match",
     "play_order",
     "read_jsonl",

@@ -1,5 +1,7 @@
 """How far any rating filter can get on the generator: a filter told the opponents' true skills
-(``OracleAssistedFilter``), and the same filter told nothing (``ThurstoneFilter``).
+(``OracleAssistedFilter``), the same told the performances behind the points too
+(``OracleAssistedMarginFilter``: the bound of a model that reads the points), and the same
+filter told nothing (``ThurstoneFilter``).
 
 Research code for docs/ratings.md ("How far 60 % is"). On ``synthetic`` matches, each player's
 belief about his own skill is a normal that follows the generator's own model exactly: it starts
@@ -37,7 +39,7 @@ import numpy as np
 
 from ..engine import first_place_probabilities
 
-__all__ = ["OracleAssistedFilter", "ThurstoneFilter"]
+__all__ = ["OracleAssistedFilter", "OracleAssistedMarginFilter", "ThurstoneFilter"]
 
 
 def _normal_cdf(x: np.ndarray) -> np.ndarray:
@@ -155,3 +157,33 @@ class ThurstoneFilter(OracleAssistedFilter):
     def _others(self, match) -> tuple[list[float], list[float]]:
         return ([sum(self.mean[p] for p in side) for side in match.sides],
                 [sum(self.var[p] for p in side) for side in match.sides])  # fmt: skip
+
+
+class OracleAssistedMarginFilter(OracleAssistedFilter):
+    """The bound of a model that reads the points: the oracle-assisted filter told, beside
+    every other side's true strength, the exact gaps between the sides' performances
+    (``BacktestMatch.performance``), which the points tell only up to the match's richness
+    and a whole point. With the others' strengths known, the gaps give each side's own
+    performance up to the others' noise: for player p of side i, the precision-weighted mean
+    over the other sides j of (perf_i − perf_j) + strength_j, less his partners' belief, is
+    normal around his skill with variance |side i| + his partners' variance + 1 / Σ_j 1/|side j|
+    (the places add nothing to it), so his belief is updated exactly (a Kalman step)."""
+
+    def update(self, match) -> None:
+        if match.performance is None or match.truth is None:
+            raise ValueError("the margin bound needs synthetic matches (they carry the performances)")
+        perf, strength, sides = match.performance, match.truth, match.sides
+        new = {}
+        for i, side in enumerate(sides):
+            weights = [1 / len(other) for j, other in enumerate(sides) if j != i]
+            seen = sum(
+                (perf[i] - perf[j] + strength[j]) / len(other) for j, other in enumerate(sides) if j != i
+            ) / sum(weights)
+            for p in side:
+                partners = sum(self.mean[q] for q in side if q != p)
+                noise = len(side) + sum(self.var[q] for q in side if q != p) + 1 / sum(weights)
+                precision = 1 / self.var[p] + 1 / noise
+                mean = (self.mean[p] / self.var[p] + (seen - partners) / noise) / precision
+                new[p] = (mean, 1 / precision)
+        for p, (mean, var) in new.items():
+            self.mean[p], self.var[p] = mean, var

@@ -29,6 +29,16 @@ class Generator:
     probability ``teams_share``. A player's performance is his skill plus a standard normal,
     a team's the sum of its players'; two sides within ``draw_margin`` draw, and in a table of
     more, two performances within ``tie_margin`` share a place.
+
+    Each side's points in the match (``BacktestMatch.scores``) come from the same
+    performances the places come from, as a sheet's totals decide its places: a side scores
+    ``richness · (points_base + points_per_performance · performance)``, rounded to a whole
+    point, where ``richness``, one per match, is lognormal of deviation ``richness_sigma`` (some
+    parties deal rich hands and every total is bigger, for the same play), and sides that share
+    a place share their points (the mean of theirs). So a bigger margin means a bigger gap in
+    performance, but only up to the match's richness. ``points_per_performance`` None: no
+    points. The points are drawn from a generator of their own, so the places, the days and
+    the truth are the same floats with or without them.
     """
 
     players: int = 400
@@ -45,6 +55,9 @@ class Generator:
     draw_margin: float = 0.08
     tie_margin: float = 0.02
     game: str = "synthetic"
+    points_per_performance: float | None = 30.0
+    points_base: float = 100.0
+    richness_sigma: float = 0.3
 
 
 def synthetic(seed: int, generator: Generator | None = None, with_oracle: bool = True) -> list[BacktestMatch]:
@@ -56,6 +69,7 @@ def synthetic(seed: int, generator: Generator | None = None, with_oracle: bool =
     """
     g = generator or Generator()
     rng = random.Random(seed)
+    points_rng = random.Random(f"points-{seed}")
     skill = [rng.gauss(0, g.spread) for _ in range(g.players)]
     # A quarter of the players are there from the start, the others join later.
     join = [0.0 if rng.random() < 0.25 else rng.uniform(0, g.join_fraction * g.days)
@@ -111,10 +125,24 @@ def synthetic(seed: int, generator: Generator | None = None, with_oracle: bool =
                 else:
                     places[i] = rank + 1
             oracle = tuple(first_place_probabilities(means, sds)) if with_oracle else None
+        scores = None if g.points_per_performance is None else _points(g, points_rng, perf, places)
         out.append(BacktestMatch(g.game, tuple(tuple(f"p{p}" for p in side) for side in sides), tuple(places),
                                  oracle if with_oracle else None, tuple(means), day,
-                                 oracle_draw if with_oracle else None))  # fmt: skip
+                                 oracle_draw if with_oracle else None, scores,
+                                 tuple(perf) if with_oracle else None))  # fmt: skip
     return out
+
+
+def _points(g: Generator, rng: random.Random, perf: list[float], places: list[int]) -> tuple[float, ...]:
+    """Each side's whole points from its performance, the match's richness and the places
+    (sides sharing a place share the mean of their points): a better place never scores less."""
+    assert g.points_per_performance is not None
+    richness = rng.lognormvariate(0, g.richness_sigma)
+    raw = [richness * (g.points_base + g.points_per_performance * x) for x in perf]
+    shared: dict[int, list[float]] = {}
+    for place, value in zip(places, raw, strict=True):
+        shared.setdefault(place, []).append(value)
+    return tuple(float(round(sum(shared[place]) / len(shared[place]))) for place in places)
 
 
 def _two_sides_truth(means, sds, margin) -> tuple[tuple[float, float], float]:

@@ -26,6 +26,10 @@ class BacktestMatch:
     day: float | None = None
     #: Synthetic two-sided matches only: the true probability of a draw.
     oracle_draw: float | None = None
+    #: Each side's points in the match, more is better (``"scores"``); None: not given.
+    scores: tuple[float, ...] | None = None
+    #: Synthetic matches only: each side's performance in the match (its points come from it).
+    performance: tuple[float, ...] | None = None
 
     def outcome(self) -> list[float]:
         """y: 1 for the winner, 1/t to each of t sides sharing the first place."""
@@ -49,7 +53,8 @@ def _player(value: Any) -> bool:
 
 
 def parse_match(data: Any, number: int = 1) -> BacktestMatch:
-    """One decoded line ``{"game", "sides": [[player, …], …], "places": [1, 2, …]}``."""
+    """One decoded line ``{"game", "sides": [[player, …], …], "places": [1, 2, …]}``, with
+    optionally ``"played_at"`` and ``"scores": [points, …]`` (one number per side)."""
     if not isinstance(data, dict):
         raise _fail(number, f"a match must be a JSON object, not {type(data).__name__}")
     for key in ("game", "sides", "places"):
@@ -80,7 +85,20 @@ def parse_match(data: Any, number: int = 1) -> BacktestMatch:
     day = None
     if data.get("played_at") is not None:
         day = _day(data["played_at"], number)
-    return BacktestMatch(game, tuple(tuple(s) for s in sides), tuple(places), day=day)
+    scores = None
+    if data.get("scores") is not None:
+        scores = _scores(data["scores"], len(sides), number)
+    return BacktestMatch(game, tuple(tuple(s) for s in sides), tuple(places), day=day, scores=scores)
+
+
+def _scores(value: Any, sides: int, number: int) -> tuple[float, ...]:
+    """``"scores"``: one finite number per side, the side's points (more is better)."""
+    if not isinstance(value, list) or len(value) != sides:
+        raise _fail(number, f'"scores" must be a list of {sides} numbers, one per side')
+    for i, score in enumerate(value):
+        if isinstance(score, bool) or not isinstance(score, int | float) or not math.isfinite(score):
+            raise _fail(number, f"scores[{i}] must be a finite number, not {score!r}")
+    return tuple(float(score) for score in value)
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -130,9 +148,12 @@ def read_jsonl(lines: Iterable[str]) -> Iterator[BacktestMatch]:
 
 
 def write_jsonl(matches: Iterable[BacktestMatch]) -> Iterator[str]:
-    """The JSON lines ``read_jsonl`` reads (the oracle is not written; a day as ``played_at``)."""
+    """The JSON lines ``read_jsonl`` reads (the oracle is not written; a day as ``played_at``,
+    the points as ``scores``)."""
     for m in matches:
         line: dict[str, Any] = {"game": m.game, "sides": [list(s) for s in m.sides], "places": list(m.places)}
         if m.day is not None:
             line["played_at"] = datetime.fromtimestamp(m.day * 86400, UTC).isoformat()
+        if m.scores is not None:
+            line["scores"] = list(m.scores)
         yield json.dumps(line)

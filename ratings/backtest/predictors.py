@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..engine import MatchOutcome, Rater, Rating, replay_arrays
-from .ceiling import OracleAssistedFilter, ThurstoneFilter
+from .ceiling import OracleAssistedFilter, OracleAssistedMarginFilter, ThurstoneFilter
 from .matches import BacktestMatch, play_order
 from .refit import DynamicRefit
 
@@ -38,6 +38,8 @@ class Candidate:
 
     name: str
     make: Callable[[], Predictor | BatchPredictor]
+    #: Whether it reads the matches' points (``scores``): marked in the report.
+    uses_scores: bool = False
 
 
 class RaterPredictor:
@@ -48,8 +50,10 @@ class RaterPredictor:
     the very floats a pool's history stores, ``/predict`` serves for the same ratings, and
     ``--predictions`` writes."""
 
-    def __init__(self, rater: Rater):
+    def __init__(self, rater: Rater, use_scores: bool = True):
         self.rater = rater
+        #: False: the matches' points are left out (the results-only forecast of the same rater).
+        self.use_scores = use_scores
         self.pools: dict[str, dict[Hashable, Rating]] = {}
         self.days: dict[str, dict[Hashable, float]] = {}
 
@@ -61,7 +65,9 @@ class RaterPredictor:
             by_game.setdefault(m.game, []).append(i)
         out: list[Any] = [None] * len(matches)
         for game, indexes in by_game.items():
-            outcomes = [MatchOutcome(i, matches[i].sides, matches[i].places, matches[i].day) for i in indexes]
+            outcomes = [MatchOutcome(i, matches[i].sides, matches[i].places, matches[i].day,
+                                     matches[i].scores if self.use_scores else None)
+                        for i in indexes]  # fmt: skip
             done = replay_arrays(self.rater, outcomes, self.pools.setdefault(game, {}),
                                  self.days.setdefault(game, {}))  # fmt: skip
             odds = done.win_probability.tolist()
@@ -208,18 +214,30 @@ PLACKETT_LUCE_TUNED = Rater(name="plackett-luce-tuned", tau=0.6, win_scale=2.0)
 
 
 def candidates(include_oracle: bool = True, include_refits: bool = False, rater: Rater | None = None,
-               include_ceiling: bool = False) -> list[Candidate]:  # fmt: skip
+               include_ceiling: bool = False,
+               point_scale: float | None = None) -> list[Candidate]:  # fmt: skip
     """The back-test's field: the default (``rater``, else ``Rater.default()``: what the
     service serves), the same update without the time decay or the pair weights (issue 11's
     model), openskill's models at their defaults, the best Plackett–Luce update found, Elo,
     optionally the dynamic batch refit (research: a pass over the history every 500
     matches), the generator's own model as a grid filter and the oracle-assisted filter
     (research, ``ratings.backtest.ceiling``; the latter synthetic matches only: the bound),
-    and the oracle."""
+    and the oracle. ``default`` is what the service serves: from the places alone, and then,
+    given the matches' worth of a point (``point_scale``, ``ratings.fitting.point_scale``: they
+    have points), the same rater reading the points too as ``margin-aware``; a fitted pool's
+    rater that weighs the points reads them as ``default``, beside it on the places alone as
+    ``results-only``."""
     default = rater or Rater.default()
     issue_11 = default.with_parameters({"gamma": 0.0, "pair_weight_exponent": 0.0}, name="issue-11")
-    out = [
-        Candidate("default", lambda: RaterPredictor(default)),
+    if default.uses_margins:  # a fitted pool's: it reads the points, the served row does too
+        out = [Candidate("default", lambda: RaterPredictor(default), uses_scores=True),
+               Candidate("results-only", lambda: RaterPredictor(default, use_scores=False))]  # fmt: skip
+    else:
+        out = [Candidate("default", lambda: RaterPredictor(default, use_scores=False))]
+        if point_scale is not None and default.margin_weight > 0:
+            margins = default.with_parameters({"point_scale": point_scale}, name="margin-aware")
+            out.append(Candidate("margin-aware", lambda: RaterPredictor(margins), uses_scores=True))
+    out += [
         Candidate("no-decay-no-weights", lambda: RaterPredictor(issue_11)),
         Candidate("openskill-default", lambda: OpenSkillPredictor("PlackettLuce")),
         Candidate("openskill-bt-full", lambda: OpenSkillPredictor("BradleyTerryFull")),
@@ -232,6 +250,8 @@ def candidates(include_oracle: bool = True, include_refits: bool = False, rater:
     if include_ceiling:
         out.append(Candidate("thurstone-filter", ThurstoneFilter))
         out.append(Candidate("oracle-assisted-filter", OracleAssistedFilter))
+        if point_scale is not None:
+            out.append(Candidate("oracle-assisted-margins", OracleAssistedMarginFilter, uses_scores=True))
     if include_oracle:
         out.append(Candidate("oracle", OraclePredictor))
     return out

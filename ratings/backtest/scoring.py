@@ -37,6 +37,8 @@ class Calibration:
 class Score:
     name: str
     matches: int = 0
+    #: The candidate read the matches' points (marked "*" in the report).
+    uses_scores: bool = False
     correct: float = 0.0
     log_loss: float = 0.0
     brier: float = 0.0
@@ -117,7 +119,7 @@ def run(matches: Iterable[BacktestMatch], candidates: Sequence[Candidate], score
     scores = []
     for candidate in candidates:
         predictor = candidate.make()
-        score = Score(candidate.name)
+        score = Score(candidate.name, uses_scores=candidate.uses_scores)
         forecast = _forecast(predictor, ordered)[score_from:]
         for match, (probabilities, draw) in zip(scored, forecast, strict=True):
             score.add(probabilities, match.outcome())
@@ -140,7 +142,7 @@ def _forecast(predictor: Any, matches: Sequence[BacktestMatch]) -> list[tuple[li
 
 def format_report(report: Report) -> str:
     """The summary table (one row per candidate), then each candidate's calibration table."""
-    names = [s.name for s in report.scores]
+    names = [s.name + (" *" if s.uses_scores else "") for s in report.scores]
     width = max([len("candidate"), *map(len, names)])
     has_gap = "oracle" in names and "openskill-default" in names
     lines = [f"{report.matches} matches", ""]
@@ -150,14 +152,16 @@ def format_report(report: Report) -> str:
         head += " Brier gap closed |"
         rule += "------------------|"
     lines += [head, rule]
-    for s in report.scores:
+    for s, name in zip(report.scores, names, strict=True):
         rates = s.draw_rates
         draws = f"{rates[0]:.2%} / {rates[1]:.2%}" if rates else "—"
-        row = (f"| {s.name:<{width}} | {s.accuracy:15.4f} | {s.mean_log_loss:8.4f} | {s.mean_brier:.4f} |"
+        row = (f"| {name:<{width}} | {s.accuracy:15.4f} | {s.mean_log_loss:8.4f} | {s.mean_brier:.4f} |"
                f" {draws:>22} |")  # fmt: skip
         if has_gap:
             row += f" {report.gap_closed(s.name):16.1%} |"
         lines.append(row)
+    if any(s.uses_scores for s in report.scores):
+        lines += ["", "* reads the matches' points (scores); the others the places alone"]
     for s in report.scores:
         lines += ["", f"calibration of {s.name}: mean predicted / observed first places (count), per sides"]
         sizes = sorted({n for n, _ in s.calibration})

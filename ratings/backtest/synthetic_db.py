@@ -8,6 +8,7 @@ PostgreSQL).
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -21,24 +22,36 @@ from scorekeeper.matches.models import ClubPlayer, Match, Player, Seat
 from ..models import RatingEvent
 
 
-def outcomes(*, players: int, matches: int, seed: int, sizes: Sequence[int] = (2, 3, 4, 5, 6)):
+def outcomes(*, players: int, matches: int, seed: int, sizes: Sequence[int] = (2, 3, 4, 5, 6),
+             points: bool = False):  # fmt: skip
     """``matches`` free-for-all tables of 2–6 of ``players`` (indexes), each with its placements:
-    hidden skills, performance = skill + noise, ties when equal after rounding."""
+    hidden skills, performance = skill + noise, ties when equal after rounding. With ``points``,
+    each table has a third item, each seat's total, 100 + 30·performance (whole points: the
+    places follow them)."""
     rng = random.Random(seed)
     skill = [rng.gauss(0, 1) for _ in range(players)]
-    out = []
+    out: list[tuple] = []
     for _ in range(matches):
         seated = rng.sample(range(players), rng.choice(sizes))
         performance = [round(skill[p] + rng.gauss(0, 1), 1) for p in seated]
-        out.append((seated, [1 + sum(o > x for o in performance) for x in performance]))
+        places = [1 + sum(o > x for o in performance) for x in performance]
+        if points:
+            out.append((seated, places, [round(100 + 30 * x) for x in performance]))
+        else:
+            out.append((seated, places))
     return out
+
+
+def _result(table: tuple) -> dict:
+    """A stored table's result: its placements, and its totals when it has them."""
+    return {"placements": list(table[1]), **({"totals": list(table[2])} if len(table) > 2 else {})}
 
 
 def store(
     *, game: str, tables: Sequence[tuple[Sequence[int], Sequence[int]]], player_ids: Sequence[int],
     start: datetime | None = None, club: int | None = None,
 ) -> list[int]:  # fmt: skip
-    """Store ``tables`` (seat indexes into ``player_ids``, placements) as finished ``game``
+    """Store ``tables`` (seat indexes into ``player_ids``, placements[, totals]) as finished ``game``
     matches finishing a millisecond apart, in the club of id ``club`` (the home club's by
     default); returns their ids in order. Their finish events are pending, as after a recording
     whose task has not run yet."""
@@ -48,14 +61,14 @@ def store(
         if connection.vendor == "postgresql":
             return _store_postgresql(game, tables, player_ids, start, club)
         matches = Match.objects.bulk_create(
-            [Match(game=game, status=Match.Status.FINISHED, result={"placements": list(places)},
-                   title=f"synthetic {i}", seat_count=len(seated), club_id=club)
-             for i, (seated, places) in enumerate(tables)],
+            [Match(game=game, status=Match.Status.FINISHED, result=_result(table),
+                   title=f"synthetic {i}", seat_count=len(table[0]), club_id=club)
+             for i, table in enumerate(tables)],
             batch_size=500,
         )  # fmt: skip
         Seat.objects.bulk_create(
             [Seat(match=m, player_id=player_ids[p], position=i)
-             for m, (seated, _) in zip(matches, tables, strict=True) for i, p in enumerate(seated)],
+             for m, table in zip(matches, tables, strict=True) for i, p in enumerate(table[0])],
             batch_size=1000,
         )  # fmt: skip
         RatingEvent.objects.bulk_create(
@@ -78,15 +91,14 @@ def _store_postgresql(game, tables, player_ids, start, club) -> list[int]:
         match_fields = ("id", "game", "preset", "options", "title", "status", "created_at", "updated_at",
                         "version", "result", "hand_count", "seat_count", "club")  # fmt: skip
         with raw.copy(_copy_sql(Match, match_fields)) as copy:
-            for pk, (seated, places) in zip(ids, tables, strict=True):
-                result = '{"placements": [' + ", ".join(map(str, places)) + "]}"
+            for pk, table in zip(ids, tables, strict=True):
                 copy.write_row(
-                    (pk, game, "classic", "{}", f"synthetic {pk}", "finished", now, now, 1, result, 1,
-                     len(seated), club)
+                    (pk, game, "classic", "{}", f"synthetic {pk}", "finished", now, now, 1,
+                     json.dumps(_result(table)), 1, len(table[0]), club)
                 )  # fmt: skip
         with raw.copy(_copy_sql(Seat, ("match", "player", "position"))) as copy:
-            for pk, (seated, _) in zip(ids, tables, strict=True):
-                for i, p in enumerate(seated):
+            for pk, table in zip(ids, tables, strict=True):
+                for i, p in enumerate(table[0]):
                     copy.write_row((pk, player_ids[p], i))
         with raw.copy(_copy_sql(RatingEvent, ("match", "game", "kind", "at"))) as copy:
             for i, pk in enumerate(ids):

@@ -81,7 +81,8 @@ class Record:
 @dataclass(frozen=True)
 class Chances:
     """The model's chances today if the two met alone in ``game``: ``win`` (the first player's),
-    ``loss`` (the other's win) and ``draw`` (None where the model gives none); ``rated`` whether
+    ``loss`` (the other's win) and ``draw``, summing to 1 (``Rater.outcome_probabilities``;
+    ``draw`` None where the model gives none); ``rated`` whether
     both have rated matches in the game (else a newcomer counts with the prior)."""
 
     game: str
@@ -259,9 +260,9 @@ def chances(
     out = []
     for other, (_, game) in zip(others, opponents, strict=True):
         beliefs = [[current.get((who, game), prior)] for who in (pk, other)]
-        win, loss = r.win_probabilities(beliefs)
+        win, draw, loss = r.outcome_probabilities(beliefs)  # summing to 1
         rated = (pk, game) in current and (other, game) in current
-        out.append(Chances(game, win, loss, r.draw_probability(beliefs), rated))
+        out.append(Chances(game, win, loss, draw, rated))
     return out
 
 

@@ -164,7 +164,8 @@ def rating_changes(histories: dict[str, list], *, player: Player | int, match_id
     explained = changes.explain(
         RatingHistory.objects.filter(condition)
         .order_by("match_id", "side", "player_id")
-        .values_list(*EXPLAINED_FIELDS, named=True)
+        .values_list(*EXPLAINED_FIELDS, named=True),
+        changes.match_results(wanted),
     )
     return {match: explained[match, pk] for ids in by_pool.values() for match in ids}
 
@@ -185,7 +186,7 @@ def match_rating_changes(*, match: Match) -> list[dict[str, Any]]:
         .select_related("player")
         .order_by("side", "player_id")
     )
-    explained = changes.explain(rows)
+    explained = changes.explain(rows, changes.match_results([match.pk]))
     seat_of = {seat.player_id: seat.position for seat in match.seats.all()}
     out = []
     for row in rows:

@@ -23,8 +23,17 @@ from .boards import BoardFilter
 @dataclass(frozen=True)
 class SidePrediction:
     players: list[dict]
+    #: The chance of the first place, a draw counted half (the sides' sum to 1): the
+    #: expected score, which the API keeps as ``expected_score`` (and, deprecated,
+    #: ``win_probability``).
     win_probability: float
     expected_rank: float
+    #: Two sides: the chances of a win, a draw and a loss (summing to 1); None otherwise.
+    win: float | None
+    draw: float | None
+    loss: float | None
+    #: The chance of each place, 1 … n (ties broken); sums to 1, and so does each place's.
+    place_probabilities: list[float]
 
 
 @dataclass(frozen=True)
@@ -35,8 +44,9 @@ class Prediction:
 
 
 def predict(*, game: str, sides: Sequence[Sequence[Player]], at: datetime | None = None) -> Prediction:
-    """Each side's probability of the first place (a draw counted half), its expected rank
-    and, for two sides, the chance of a draw, from the players' current ratings (the prior
+    """Each side's probability of the first place (a draw counted half), its expected rank,
+    its chance of each place and, for two sides, its chances of a win, a draw and a loss
+    (summing to 1) and the chance of a draw, from the players' current ratings (the prior
     for a player not rated yet), each aged by the days since his last rated match to ``at``
     (default now), as the pool's next match would rate them: the pool's rater
     (``ratings.raters.rater(game)``), the one model behind every number shown."""
@@ -55,8 +65,17 @@ def predict(*, game: str, sides: Sequence[Sequence[Player]], at: datetime | None
     ]
     wins = r.win_probabilities(beliefs)
     ranks = r.expected_ranks(beliefs)
+    places = r.place_probabilities(beliefs)
+    outcomes: list[tuple[float, float, float] | tuple[None, None, None]]
+    if len(sides) == 2:
+        first = r.outcome_probabilities(beliefs)
+        outcomes = [first, (first[2], first[1], first[0])]
+    else:
+        outcomes = [(None, None, None)] * len(sides)
     out = []
-    for side, side_beliefs, win, rank in zip(sides, shown, wins, ranks, strict=True):
+    for side, side_beliefs, win, rank, place_chances, (won, drew, lost) in zip(
+        sides, shown, wins, ranks, places, outcomes, strict=True
+    ):
         players = []
         for player, belief in zip(side, side_beliefs, strict=True):
             row = current.get(player.pk)
@@ -70,7 +89,7 @@ def predict(*, game: str, sides: Sequence[Sequence[Player]], at: datetime | None
                 "matches": matches,
                 "provisional": r.is_provisional(belief, matches),
             })  # fmt: skip
-        out.append(SidePrediction(players, win, rank))
+        out.append(SidePrediction(players, win, rank, won, drew, lost, place_chances))
     return Prediction(game, out, r.draw_probability(beliefs))
 
 
@@ -105,7 +124,9 @@ def table_prediction(
         "sides": [
             {
                 "names": [p["name"] for p in side.players],
-                "win": side.win_probability,
+                "win": side.win_probability if side.win is None else side.win,
+                "loss": side.loss,
+                "places": side.place_probabilities,
                 "provisional": any(p["matches"] < needed for p in side.players),
                 "unrated": [p["name"] for p in side.players if not p["matches"]],
             }

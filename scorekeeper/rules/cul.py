@@ -233,6 +233,9 @@ class Cul(Ruleset):
     record_schema = RECORD_SCHEMA
     #: The players count banks, not points: they declare each one's banks after the party.
     declared_keys = ("declared_banks",)
+    #: The result's banks are its points, and fewer banks are better.
+    points_key = "banks"
+    fewer_points_better = True
 
     def initial_state(self) -> dict[str, Any]:
         n = self.seats

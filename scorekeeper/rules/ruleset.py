@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Self
 
@@ -27,6 +28,18 @@ def find_ruleset(key: str) -> type[Ruleset]:
     except (KeyError, TypeError):
         known = ", ".join(sorted(RULESETS))
         raise UnknownGame(Message("game.unknown", {"key": repr(key), "known": known})) from None
+
+
+def points_more_is_better(points: Any, fewer_better: bool) -> list[float] | None:
+    """``points`` as floats, negated if ``fewer_better``; None unless a list of finite numbers."""
+    if not isinstance(points, list) or not points:
+        return None
+    out = []
+    for value in points:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            return None
+        out.append(-float(value) if fewer_better else float(value))
+    return out
 
 
 def state_key_problems(state: dict[str, Any], keys: tuple[str, ...], *, closed: bool = True) -> list[Message]:
@@ -57,6 +70,35 @@ class Ruleset:
     #: The keys of a hand record that hold the players' declared scores, one value per seat
     #: (spec 1.3: ``declared``; a game that counts something else names its own).
     declared_keys: ClassVar[tuple[str, ...]] = ("declared",)
+    #: The key of a finished match's result that holds each seat's (in a partnership game,
+    #: each team's) points, and whether fewer of them are better (cul's banks).
+    points_key: ClassVar[str] = "totals"
+    fewer_points_better: ClassVar[bool] = False
+
+    @classmethod
+    def match_points(cls, result: Any) -> list[float] | None:
+        """Each seat's (or team's) points in a finished match's ``result``, more is better (a
+        game where fewer are better has them negated): what the ratings weigh beside the
+        places. None when the result holds none (or not as a list of numbers)."""
+        if not isinstance(result, dict):
+            return None
+        return points_more_is_better(result.get(cls.points_key), cls.fewer_points_better)
+
+    @classmethod
+    def side_points(cls, points: list[float] | None, seats: int) -> tuple[float, ...] | None:
+        """``match_points`` per side of a match of ``seats`` seats, the sides as the ratings
+        take them (each seat its own side, or a partnership game's teams in team order): one
+        value per side as they are, or one per seat, a team taking its first seat's; None when
+        they fit neither."""
+        teams = cls.partnerships if cls.partnerships and len(cls.partnerships) == seats else None
+        sides = len(set(teams)) if teams else seats
+        if points is None:
+            return None
+        if len(points) == sides:
+            return tuple(points)
+        if teams and len(points) == seats:
+            return tuple(points[teams.index(team)] for team in sorted(set(teams)))
+        return None
 
     def __init__(self, options: GameOptions | None = None, seats: int | None = None):
         self.options = options if options is not None else self.Options.preset("classic")

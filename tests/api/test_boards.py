@@ -4,11 +4,13 @@ filters, explained changes in the history, season boards; bad parameters are 400
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.utils import timezone
 
 from ratings import display
+from ratings.engine import Rater
 from ratings.services import rating_events_process_all
 from tests.api.conftest import assert_error
 
@@ -83,7 +85,10 @@ def test_the_history_explains_each_change_from_the_displayed_values(anon, league
         assert row["change"] == row["after"]["rating"] - row["before"]["rating"]
         assert row["sides"] == 2 and 1 <= row["expected_place"] <= 2
         word = "won" if row["place"] == 1 else "lost"
-        assert row["explanation"].startswith(f"{round(row['win_probability'] * 100)} % to win, {word}: ")
+        # The chance to win, a draw not counted (the history's counts it half), and the score.
+        p = row["win_probability"]
+        win = p - Rater.default().draw_from_win(p) / 2
+        assert re.match(rf"{round(win * 100)} % to win, {word} \d+–\d+: ", row["explanation"])
     french = anon.get(f"/api/v1/players/{players[1].pk}/ratings/tally/history", HTTP_ACCEPT_LANGUAGE="fr")
     assert "de chances de gagner" in french.json()["results"][0]["explanation"]
 

@@ -33,7 +33,7 @@ def test_the_opponents_are_listed_most_met_first_with_record_games_and_chance(an
     assert first["games"] == {"tally": 4}
     chances = first["chances"]
     assert chances["game"] == "tally" and chances["rated"] is True
-    assert chances["win"] + chances["loss"] == pytest.approx(1)
+    assert chances["win"] + chances["draw"] + chances["loss"] == pytest.approx(1)
     assert second["player"]["name"] == "Cid"
     assert second["record"] == {"met": 1, "wins": 0, "losses": 1, "draws": 0}
 

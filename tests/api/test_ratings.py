@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ratings import display
@@ -103,7 +105,8 @@ def test_a_players_ratings_give_each_game_with_place_and_a_link_to_the_history(a
     assert set(newest["before"]) == {"mu", "sigma", "rating", "rating_deviation"}
     assert newest["after"]["mu"] > newest["before"]["mu"]
     assert newest["change"] == newest["after"]["rating"] - newest["before"]["rating"] > 0
-    assert newest["sides"] == 2 and newest["explanation"].endswith(f"to win, won: +{newest['change']}")
+    assert newest["sides"] == 2
+    assert re.search(rf"to win, won \d+–\d+: \+{newest['change']}$", newest["explanation"])
     assert 0 < newest["win_probability"] < 1
     oldest = history["results"][-1]
     assert oldest["before"]["mu"] == 25.0 and oldest["win_probability"] == pytest.approx(0.5)
@@ -131,7 +134,7 @@ def test_a_history_answers_an_unknown_player_first_and_reads_a_known_one_only_wh
     assert anon.get(url.format(ada, "piquet", "")).json() == {
         "count": 0, "next": None, "previous": None, "results": []
     }  # fmt: skip
-    with django_assert_num_queries(3):  # the count, the page, the rows of its matches
+    with django_assert_num_queries(4):  # the count, the page, the rows of its matches, their points
         assert anon.get(url.format(cid, "tally", "?page_size=1")).json()["count"] == 1
 
 
@@ -178,6 +181,15 @@ def test_predict_gives_win_probabilities_that_sum_to_one_expected_ranks_and_a_dr
     assert ada["expected_rank"] < cid["expected_rank"]
     assert 0 < body["draw_probability"] < 1
     assert ada["players"][0]["id"] == players[0].pk and ada["players"][0]["matches"] == 2
+    # win, draw and loss add up, and the old field keeps its meaning under its new name
+    for side in (ada, cid):
+        assert side["win"] + side["draw"] + side["loss"] == pytest.approx(1)
+        assert side["draw"] == body["draw_probability"]
+        assert (
+            side["expected_score"] == side["win_probability"] == pytest.approx(side["win"] + side["draw"] / 2)
+        )
+        assert sum(side["place_probabilities"]) == pytest.approx(1)
+    assert ada["win"] == pytest.approx(cid["loss"]) and ada["win"] > cid["win"]
 
 
 def test_predict_starts_players_not_rated_yet_from_the_prior_and_has_no_draw_for_three_sides(anon, players):
@@ -186,6 +198,9 @@ def test_predict_starts_players_not_rated_yet_from_the_prior_and_has_no_draw_for
     ).json()
     assert [side["win_probability"] for side in body["sides"]] == [pytest.approx(1 / 3)] * 3
     assert body["draw_probability"] is None
+    assert all(side["win"] is side["draw"] is side["loss"] is None for side in body["sides"])
+    places = [side["place_probabilities"] for side in body["sides"]]
+    assert places == [[pytest.approx(1 / 3)] * 3] * 3
     assert body["sides"][0]["players"][0]["mu"] == 25.0 and body["sides"][0]["players"][0]["provisional"]
 
 

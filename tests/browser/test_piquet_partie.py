@@ -126,5 +126,5 @@ def test_a_whole_partie_with_a_live_fix_and_a_correction(live_server, page, djan
     rating = page.locator("#rating-piquet")
     expect(rating).to_contain_text("Rating")
     expect(rating.locator("svg")).to_have_count(1)
-    explained = re.compile(r"rating \d+ → \d+ \(\d+ % to win, \w+: [+−]\d+\)")
+    explained = re.compile(r"rating \d+ → \d+ \(\d+ % to win, \w+ \d+–\d+: [+−]\d+\)")
     expect(page.locator("main")).to_contain_text(explained)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -267,7 +268,7 @@ def test_the_profile_lists_the_matches_with_place_and_rating_change(client, rate
     assert first.before == 1500  # his first match, from the prior
     body = response.content.decode()
     assert f"rating 1500 → {first.after}" in body
-    assert f"to win, lost: −{first.before - first.after}" in body
+    assert re.search(rf"to win, lost \d+–\d+: −{first.before - first.after}\b", body)
 
 
 def test_the_score_sheet_shows_each_players_rating_change_once_the_match_is_rated(client, play, players):
@@ -282,7 +283,7 @@ def test_the_score_sheet_shows_each_players_rating_change_once_the_match_is_rate
     winner, loser = changes
     assert winner["delta"] > 0 > loser["delta"] and winner["place"] == 1 and loser["place"] == 2
     page = response.content.decode()
-    assert "Rating change" in page and f"won: +{winner['delta']}" in page
+    assert "Rating change" in page and f"won 10–3: +{winner['delta']}" in page
     assert winner["delta"] == winner["after"] - winner["before"]
     assert players[1].get_absolute_url() in page
 
@@ -418,7 +419,10 @@ def test_the_new_match_page_shows_the_chances_once_the_players_are_chosen(client
     assert [side["names"] for side in sides] == [["Ada"], ["Bea"], ["Newcomer"]]
     assert sides[0]["win"] > sides[2]["win"] > sides[1]["win"]  # Ada won twice, Bea lost twice
     assert sum(side["win"] for side in sides) == pytest.approx(1)
-    assert "Chances at this table" in response.content.decode()
+    for place in range(3):  # each side's chance of each place: every place is someone's
+        assert sum(side["places"][place] for side in sides) == pytest.approx(1)
+    assert all(sum(side["places"]) == pytest.approx(1) for side in sides)
+    assert "Chances at this table" in response.content.decode() and "Place 3" in response.content.decode()
     assert not Match.objects.filter(seats__player__name="Newcomer").exists()  # nothing created
 
 
@@ -469,7 +473,12 @@ def test_the_chances_of_piquet_voleur_are_per_team(client, user, make_players):
 
     sides = response.context["prediction"]["sides"]
     assert [side["names"] for side in sides] == [["A", "C"], ["B", "D"]]
-    assert sides[0]["win"] == pytest.approx(0.5)
+    # Two sides: win, draw and loss add up; equal teams are as likely to win as to lose.
+    draw = response.context["prediction"]["draw"]
+    assert sides[0]["win"] == pytest.approx(sides[0]["loss"]) == pytest.approx((1 - draw) / 2)
+    assert sides[0]["win"] + draw + sides[0]["loss"] == pytest.approx(1)
+    body = response.content.decode()
+    assert ">Win</th>" in body and ">Loss</th>" in body
 
 
 def test_the_new_match_page_has_a_plain_title_and_its_script_once(client, user, tally):

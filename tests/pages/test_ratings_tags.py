@@ -41,7 +41,8 @@ def test_the_rating_changes_of_a_rated_match_link_each_player_in_seat_order(play
 
     assert html.startswith('\n<section class="rating-changes"') and html.endswith("</section>\n")
     assert html.index(players[1].get_absolute_url()) < html.index(players[0].get_absolute_url())
-    assert html.count("50 % to win, won: +") == 1 and html.count("50 % to win, lost: −") == 1  # newcomers
+    # Newcomers: 48 % to win each (50 % counting a draw half), and the score, his side's first.
+    assert html.count("48 % to win, won 10–3: +") == 1 and html.count("48 % to win, lost 3–10: −") == 1
 
 
 def test_no_chances_are_shown_until_the_page_asks_for_them():

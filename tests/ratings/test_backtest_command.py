@@ -33,6 +33,18 @@ def test_it_reports_every_candidate_and_writes_one_prediction_per_match_in_input
     assert all(sum(p["win_probabilities"]) == pytest.approx(1) for p in predictions)
 
 
+def test_lines_with_scores_are_rated_by_the_marked_margin_aware_candidate_too(tmp_path, capsys):
+    source = tmp_path / "in.jsonl"
+    lines = [dict(line, scores=[100 - 10 * p for p in line["places"]]) for line in LINES]
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines))
+
+    call_command("ratings_backtest", "--input", str(source))
+
+    report = capsys.readouterr().out
+    assert "| margin-aware * " in report and "| default " in report
+    assert "* reads the matches' points" in report
+
+
 def test_a_bad_line_is_refused_with_its_number(tmp_path):
     source = tmp_path / "in.jsonl"
     source.write_text(json.dumps(LINES[0]) + "\n" + '{"game": "g", "sides": [["a"]], "places": [1]}\n')

@@ -11,7 +11,7 @@ import pytest
 from ratings import services as ratings
 from ratings.engine import Rater
 from ratings.models import PlayerRating, RatingEvent, RatingHistory, RatingPool, RecomputeJob
-from ratings.pool_reading import PoolMatch, _outcome, _placements
+from ratings.pool_reading import PoolMatch, _json_column, _outcome
 from scorekeeper.matches.services import hand_correct, hand_record, match_reopen, match_void
 from scorekeeper.outbox.models import OutboxMessage
 from tests.fakes import hand
@@ -221,12 +221,12 @@ def test_partnership_games_are_rated_as_two_teams_and_other_games_free_for_all()
 
 def test_a_chunks_placements_are_parsed_at_once_or_row_by_row_when_one_is_not_json():
     rows = [(1, 0, "[1, 2]", []), (2, 0, "[2, 1, 1]", [])]
-    assert _placements(rows) == [[1, 2], [2, 1, 1]]
+    assert _json_column(rows, 2) == [[1, 2], [2, 1, 1]]
     # ``->>`` gives a JSON string's text unquoted: not JSON, so that row alone is None.
     rows.insert(1, (3, 0, "first, second", []))
     rows.append((4, 0, None, []))
-    assert _placements(rows) == [[1, 2], None, [2, 1, 1], None]
-    assert _placements([(5, 0, "1, 2", [])]) == [None]  # two values: not one row's
+    assert _json_column(rows, 2) == [[1, 2], None, [2, 1, 1], None]
+    assert _json_column([(5, 0, "1, 2", [])], 2) == [None]  # two values: not one row's
 
 
 def test_a_match_whose_stored_placements_do_not_fit_is_left_out_of_a_recompute(play, players):

@@ -1,13 +1,16 @@
 """`manage.py ratings_backtest`: the back-test of ratings/backtest/ on stored or given matches.
 
     manage.py ratings_backtest --game piquet            # the pool's rated matches, in its order
-    manage.py ratings_backtest --input matches.jsonl    # {"game", "sides", "places"[, "played_at"]}
+    manage.py ratings_backtest --input matches.jsonl    # {"game", "sides", "places"[, "played_at", "scores"]}
     manage.py ratings_backtest --synthetic 7            # the generator, with the oracle beside
     ... --predictions out.jsonl                         # the served model's win probabilities
 
 Every candidate predicts each match before it learns the outcome, in play order (by
 ``played_at`` when the lines give it: a line without keeps its place after the one before and
-lets no time pass); the report gives winner accuracy, log-loss, Brier score, predicted against
+lets no time pass). Lines with ``"scores"`` (one number per side, its points in the match,
+more is better) are also rated by the ``margin-aware`` candidate, marked "*", which reads them
+(the default row reads the places alone); the report gives winner accuracy, log-loss, Brier
+score, predicted against
 observed draws of two sides and a calibration table per candidate. The default candidate and
 ``--predictions`` are the model the service serves: ``ratings.raters.rater(game)`` for
 ``--game`` (the pool's fitted parameters, if any), ``Rater.default()`` otherwise. The report compares
@@ -24,6 +27,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from ratings import backtest
 from ratings.engine import Rater
+from ratings.fitting import point_scale
 from ratings.pool_reading import pool_matches
 from ratings.raters import rater
 from scorekeeper.rules import UnknownGame, find_ruleset
@@ -38,7 +42,7 @@ class Command(BaseCommand):
         source.add_argument(
             "--input",
             metavar="FILE",
-            help='JSON lines {"game", "sides", "places"[, "played_at"]} ("-": stdin)',
+            help='JSON lines {"game", "sides", "places"[, "played_at", "scores"]} ("-": stdin)',
         )
         source.add_argument(
             "--synthetic", type=int, metavar="SEED", help="matches of the synthetic generator"
@@ -61,8 +65,9 @@ class Command(BaseCommand):
                     out.write(json.dumps({"win_probabilities": probabilities}) + "\n")
         if not no_report:
             oracle = bool(matches) and all(m.oracle is not None for m in matches)
-            report = backtest.run(matches, backtest.candidates(include_oracle=oracle, rater=served))
-            self.stdout.write(backtest.format_report(report))
+            scale = served.point_scale or point_scale(matches)
+            field = backtest.candidates(include_oracle=oracle, rater=served, point_scale=scale)
+            self.stdout.write(backtest.format_report(backtest.run(matches, field)))
 
     def _matches(self, game, path, seed) -> list[backtest.BacktestMatch]:
         if seed is not None:
@@ -73,7 +78,7 @@ class Command(BaseCommand):
             except UnknownGame as exc:
                 raise CommandError(str(exc)) from None
             return [
-                backtest.BacktestMatch(game, m.sides, m.places, day=getattr(m, "day", None))
+                backtest.BacktestMatch(game, m.sides, m.places, day=getattr(m, "day", None), scores=m.scores)
                 for m in pool_matches(game)
             ]
         try:
