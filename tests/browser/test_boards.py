@@ -3,6 +3,8 @@ profile whose rating changes are explained, a season board and its refused range
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -57,8 +59,8 @@ def test_the_profile_explains_each_rating_change(live_server, page, league):
     explained = page.locator(".matches .explained")
     expect(explained).to_have_count(6)
     expect(explained.first).to_contain_text(" % to win, ")
-    expect(page.locator(".matches")).to_contain_text("won: +")
-    expect(page.locator(".matches")).to_contain_text("lost: −")
+    expect(page.locator(".matches")).to_contain_text(re.compile(r"won \d+–\d+: \+"))  # with the score
+    expect(page.locator(".matches")).to_contain_text(re.compile(r"lost \d+–\d+: −"))
     assert fits_the_phone(page)
 
 

@@ -160,7 +160,9 @@ def test_the_new_match_form_shows_the_tables_chances(live_server, signed_in, clu
     bars = chances.locator("svg.bar rect")
     expect(bars).to_have_count(2)
     widths = [float(bars.nth(i).get_attribute("width").rstrip("%")) for i in range(2)]
-    assert 99 <= sum(widths) <= 101 and widths[0] > widths[1]  # Anne won the only partie
+    # Win, draw and loss add up (issue 35): the two win bars and the draw make the whole.
+    draw = float(re.sub(r"[^0-9.]", "", chances.locator("tbody tr").first.locator("td").nth(2).inner_text()))
+    assert 99 <= sum(widths) + draw <= 101 and widths[0] > widths[1]  # Anne won the only partie
     assert chances.locator("svg.bar").first.bounding_box()["width"] > 20
     # A seat emptied again: the chances go, without asking the server.
     seats.nth(1).select_option(value="")
