@@ -57,11 +57,6 @@ class AccountAdapter(DefaultAccountAdapter):
             request, user, redirect_url=self._joined_club_url(request) or redirect_url, **kwargs
         )
 
-    def get_email_verification_redirect_url(self, email_address: EmailAddress) -> str:
-        return self._joined_club_url(self.request) or super().get_email_verification_redirect_url(
-            email_address
-        )
-
     @staticmethod
     def _joined_club_url(request) -> str:
         session = getattr(request, "session", None)

@@ -12,6 +12,7 @@ else UTC. Every zone is checked against the tz database before it is activated.
 
 from __future__ import annotations
 
+from allauth.mfa.utils import is_mfa_enabled
 from django.conf import settings
 from django.contrib import messages
 from django.shortcuts import redirect
@@ -19,6 +20,8 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+
+from scorekeeper.clubs.models import Membership, Role
 
 from .models import Preference, available_time_zones
 
@@ -70,8 +73,6 @@ class PreferenceMiddleware:
 
 def second_factor_required(user) -> bool:
     """Whether ``user`` must sign in with a second factor: staff, and the admins of any club."""
-    from scorekeeper.clubs.models import Membership, Role
-
     if not settings.MFA_REQUIRED_FOR_ADMINS or not getattr(user, "is_authenticated", False):
         return False
     return (
@@ -83,8 +84,6 @@ def second_factor_required(user) -> bool:
 
 def second_factor_missing(user) -> bool:
     """Required of ``user`` but not set up yet."""
-    from allauth.mfa.utils import is_mfa_enabled
-
     return second_factor_required(user) and not is_mfa_enabled(user)
 
 

@@ -15,18 +15,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scorekeeper.clubs.models import Invitation, Membership, Role
-from scorekeeper.clubs.services import InvitationInvalid, invitation_accept, member_remove
-from scorekeeper.errors import Conflict
+from scorekeeper.clubs.models import Invitation, Membership
+from scorekeeper.clubs.services import InvitationInvalid, LastAdmin, invitation_accept, member_remove
 from scorekeeper.matches.models import Player
 from scorekeeper.matches.personal_data import player_anonymise
 
 from .models import PendingInvitation
 from .signals import account_deleted
-
-
-class LastAdminAccount(Conflict):
-    code = "last_admin"
 
 
 def pending_invitation_add(*, user: Any, invitation: Invitation) -> PendingInvitation:
@@ -62,22 +57,17 @@ def account_delete(*, user: Any) -> None:
     Refused while he is the last admin of a club (``last_admin``: hand the club over first) or
     seated in a match in progress (``player_in_open_match``)."""
     with transaction.atomic():
-        memberships = list(Membership.objects.filter(user=user, ended_at=None).select_related("club"))
-        for membership in memberships:
-            if membership.role == Role.ADMIN and not (
-                Membership.objects.filter(club=membership.club, role=Role.ADMIN, ended_at=None)
-                .exclude(user=user)
-                .exists()
-            ):
-                raise LastAdminAccount(
+        for membership in Membership.objects.filter(user=user, ended_at=None).select_related("club"):
+            try:
+                member_remove(club=membership.club, user=user, by=user)
+            except LastAdmin as refused:  # the clubs' rule: here it names the club to hand over
+                raise LastAdmin(
                     _("you are the last admin of %(club)s: make another member its admin first")
                     % {"club": membership.club.name}
-                )
+                ) from refused
         player = Player.objects.filter(user=user).first()
         if player is not None:
             player_anonymise(player=player, by=None, reason="account deleted by its holder")
-        for membership in memberships:
-            member_remove(club=membership.club, user=user, by=user)
         EmailAddress.objects.filter(user=user).delete()
         Authenticator.objects.filter(user=user).delete()
         for session in UserSession.objects.filter(user=user):

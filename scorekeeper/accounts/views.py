@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET
 
 from scorekeeper.clubs.models import Invitation, Role
 from scorekeeper.clubs.selectors import invitation_digest
-from scorekeeper.clubs.services import invitation_find
+from scorekeeper.clubs.services import invitation_usable
 from scorekeeper.errors import DomainError
 
 from . import services
@@ -91,12 +91,9 @@ def invited(request):
 def _invitation(slug: str, code: str) -> Invitation | None:
     """The usable invitation of this code (of the club ``slug`` names, if it names one)."""
     invitation = Invitation.objects.select_related("club").filter(digest=invitation_digest(code)).first()
-    if invitation is None or (slug and invitation.club.slug != slug):
+    if invitation is None or (slug and invitation.club.slug != slug) or not invitation_usable(invitation):
         return None
-    try:
-        return invitation_find(club=invitation.club, code=code)
-    except DomainError:
-        return None
+    return invitation
 
 
 @login_required

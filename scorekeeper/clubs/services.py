@@ -232,14 +232,6 @@ def invitation_accept(*, invitation: Invitation, by: Any) -> Membership:
         return _join_invited(invitation.club, by, invitation)
 
 
-def invitation_find(*, club: Club, code: str) -> Invitation:
-    """The usable invitation of ``club`` with this ``code``, else ``InvitationInvalid``."""
-    invitation = Invitation.objects.filter(club=club, digest=invitation_digest(code or "")).first()
-    if invitation is None or not invitation_usable(invitation):
-        raise _invitation_invalid()
-    return invitation
-
-
 def _join_invited(club: Club, by: Any, invitation: Invitation | None) -> Membership:
     if invitation is None or not invitation_usable(invitation):
         raise _invitation_invalid()
