@@ -521,7 +521,9 @@ class PlayerRatingHistory(generics.GenericAPIView):
         if not page:
             visibility.player_seen(pk, request.user)
         explained = changes.explain(
-            changes.rows_of_matches(page), changes.match_results(row.match_id for row in page)
+            changes.rows_of_matches(page),
+            changes.match_results(row.match_id for row in page),
+            players={pk},
         )
         return self.get_paginated_response(
             HistoryEntrySerializer(page, many=True, context={"changes": explained}).data

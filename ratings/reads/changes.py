@@ -14,7 +14,7 @@ finishing place in a match; a position on a leaderboard is a *rank*.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,14 +48,28 @@ class Change:
     expected_place: float
     #: Two sides: the chance the model gave his side to win (a draw not counted), before the match.
     win_chance: float | None = None
-    #: The match's points, his side's first ("150–80"); None when the result has none.
-    score: str | None = None
+    #: Each side's points in the match, sides as rated; None when the result has none.
+    points: tuple[float, ...] | None = None
+    #: His side's index in ``points``.
+    side_index: int = 0
     #: Whether the margin weighed in the change (the pool's rater uses the points).
     margin_counted: bool = False
 
     @property
     def delta(self) -> int:
         return self.after - self.before
+
+    @property
+    def score(self) -> str | None:
+        """The match's points, his side's first ("150–80"); None when the result has none.
+        Formatted when asked for: a page explains every seat of its matches and shows one."""
+        if self.points is None:
+            return None
+        points = self.points
+        order = [self.side_index, *(s for s in range(len(points)) if s != self.side_index)]
+        return "–".join(
+            number_format(int(points[s]) if points[s] == int(points[s]) else points[s]) for s in order
+        )
 
     @property
     def result(self) -> str:
@@ -150,19 +164,15 @@ def _side_points(game: str, result: Any, seats: int) -> tuple[float, ...] | None
     return ruleset.side_points(points_more_is_better(result.get(ruleset.points_key), False), seats)
 
 
-def _score(points: tuple[float, ...], side: int) -> str:
-    """His side's points, then the others' ("150–80")."""
-    order = [side, *(s for s in range(len(points)) if s != side)]
-    return "–".join(
-        number_format(int(points[s]) if points[s] == int(points[s]) else points[s]) for s in order
-    )
-
-
 def explain(
-    rows: Iterable[RatingHistory], results: dict[int, tuple[str, Any, Any]] | None = None
+    rows: Iterable[RatingHistory],
+    results: dict[int, tuple[str, Any, Any]] | None = None,
+    *,
+    players: Collection[int] | None = None,
 ) -> dict[tuple[int, int], Change]:
-    """Every row's change, by (match id, player id). ``rows`` must hold *all* the rows of each
-    of their matches (the expected places need every side's rating before the match).
+    """Every row's change, by (match id, player id); of ``players``' rows only, when given (a
+    player's page shows his own of each match). ``rows`` must hold *all* the rows of each of
+    their matches (the expected places need every side's rating before the match).
     ``results`` (``match_results``) give the matches' points: a two-sided explanation then
     shows the score, and says when the margin counted (the pool's rater weighs the points)."""
     by_match: dict[int, list[RatingHistory]] = defaultdict(list)
@@ -189,6 +199,8 @@ def explain(
             points = None
         counted = points is not None and pool_model.uses_margins
         for row in match_rows:
+            if players is not None and row.player_id not in players:
+                continue
             after = display.displayed(row.mu_after, row.sigma_after, model=model)
             out[row.match_id, row.player_id] = Change(
                 match_id=row.match_id,
@@ -206,7 +218,8 @@ def explain(
                     if len(order) == 2
                     else None
                 ),
-                score=None if points is None else _score(points, order.index(row.side)),
+                points=points,
+                side_index=order.index(row.side),
                 margin_counted=counted,
             )
     return out

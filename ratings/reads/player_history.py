@@ -166,6 +166,7 @@ def rating_changes(histories: dict[str, list], *, player: Player | int, match_id
         .order_by("match_id", "side", "player_id")
         .values_list(*EXPLAINED_FIELDS, named=True),
         changes.match_results(wanted),
+        players={pk},
     )
     return {match: explained[match, pk] for ids in by_pool.values() for match in ids}
 

@@ -33,3 +33,20 @@ def test_the_rows_of_a_players_matches_are_every_row_of_them_read_without_a_join
     )
     # Explained as from the rows in the model's order (the player's name first within a side).
     assert changes.explain(rows) == changes.explain(everything)
+
+
+def test_a_players_own_changes_are_those_of_every_row_and_the_score_is_his_sides_first(play, players):
+    play([0, 1], [10, 3])
+    play([1, 2, 3], [2, 10, 5])
+    ratings.rating_events_process_all()
+    rows = list(RatingHistory.objects.all())
+    results = changes.match_results({row.match_id for row in rows})
+    everyone = changes.explain(rows, results)
+
+    his = changes.explain(rows, results, players={players[1].pk})
+
+    assert len(everyone) == 5 and len(his) == 2
+    assert his == {key: change for key, change in everyone.items() if key[1] == players[1].pk}
+    two_sided = next(match for match, player in his if everyone[match, player].sides == 2)
+    assert his[two_sided, players[1].pk].score == "3–10"
+    assert everyone[two_sided, players[0].pk].score == "10–3"
