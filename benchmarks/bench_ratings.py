@@ -19,8 +19,11 @@ the machine is shared), then run again under tracemalloc for its peak memory.
 ``replay_arrays`` is timed twice, on the places alone and with the matches' points weighed
 (the margin-aware rater of a fitted pool). Then the back-test table on the generator, on the
 report seeds (tuning used others), the results-only default beside the margin-aware one, and
-the newcomers' study (``ratings.backtest.newcomers``);
-``--ceiling`` adds the oracle-assisted filter, the bound of ``ratings.backtest.ceiling``.
+the newcomers' study (``ratings.backtest.newcomers``), with ``margin-fitted``: the default
+reading the points with the parameters ``ratings_fit``'s fit chooses on the league's tuning
+seeds (``ratings.backtest.league_fit``, printed first); ``--ceiling`` adds the
+oracle-assisted filter, the bound of ``ratings.backtest.ceiling``; ``--no-speed`` leaves the
+speed out (the back-test alone).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from ratings.engine import MatchOutcome, Rater, replay, replay_arrays
 from ratings.fitting import point_scale
 
 #: The seeds the table in docs/ratings.md is reported on (tuning used seeds 1 and 2).
-REPORT_SEEDS = (101, 102, 103)
+REPORT_SEEDS = bt.REPORT_SEEDS
 
 
 def openskill_loop(matches, model="PlackettLuce"):
@@ -108,25 +111,8 @@ def measure(workloads, matches, rounds):
     return seconds, peaks
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=100_000)
-    parser.add_argument("--players", type=int, default=2000)
-    parser.add_argument("--backtest-matches", type=int, default=12_000)
-    parser.add_argument("--rounds", type=int, default=3, help="timed runs of each, the best counts")
-    parser.add_argument("--no-backtest", action="store_true")
-    parser.add_argument("--refits", action="store_true", help="also the dynamic batch refit (slow)")
-    parser.add_argument(
-        "--ceiling",
-        action="store_true",
-        help="also the oracle-assisted filter, the bound of ratings.backtest.ceiling (slow)",
-    )
-    parser.add_argument(
-        "--one-on-one", action="store_true",
-        help="the back-test on the one-on-one league (8,000 matches of two players) instead",
-    )  # fmt: skip
-    args = parser.parse_args()
-
+def speed(args) -> None:
+    """The compute's speed table."""
     g = bt.Generator(players=args.players, matches=args.matches)
     matches = bt.synthetic(2026, g, with_oracle=False)
     tied = sum(len(set(m.places)) < len(m.places) for m in matches)
@@ -148,16 +134,50 @@ def main() -> None:
         rate = len(matches) / seconds[name]
         print(f"| {name:<35} | {rate:9.0f} | {rate / base:13.2f}× | {peaks[name] / 2**20:22.1f} MB |")
 
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=100_000)
+    parser.add_argument("--players", type=int, default=2000)
+    parser.add_argument("--backtest-matches", type=int, default=12_000)
+    parser.add_argument("--rounds", type=int, default=3, help="timed runs of each, the best counts")
+    parser.add_argument("--no-backtest", action="store_true")
+    parser.add_argument("--no-speed", action="store_true", help="the back-test alone")
+    parser.add_argument("--refits", action="store_true", help="also the dynamic batch refit (slow)")
+    parser.add_argument(
+        "--ceiling",
+        action="store_true",
+        help="also the oracle-assisted filter, the bound of ratings.backtest.ceiling (slow)",
+    )
+    parser.add_argument(
+        "--one-on-one", action="store_true",
+        help="the back-test on the one-on-one league (8,000 matches of two players) instead",
+    )  # fmt: skip
+    args = parser.parse_args()
+
+    if not args.no_speed:
+        speed(args)
     if args.no_backtest:
         return
+    league = (bt.Generator(matches=8000, sizes=(1, 0, 0, 0, 0), teams_share=0.0) if args.one_on_one
+              else bt.Generator(matches=args.backtest_matches))  # fmt: skip
+    found = bt.league_fit(league)
+    fitted = bt.fitted_parameters(found)
+    print()
+    print(
+        f"the league fitted as ratings_fit does, on its tuning seeds {bt.TUNING_SEEDS} as one pool "
+        f"({found.matches} matches, the Brier score of the later {found.scored}): {found.reason}"
+    )
+    for params, brier in found.briers:
+        print(f"  {params or 'the defaults'}: {brier:.5f}")
+    print(f"margin-fitted: {fitted}")
     for seed in REPORT_SEEDS:
         print()
         print(f"back-test, generator seed {seed}:")
-        league = (bt.Generator(matches=8000, sizes=(1, 0, 0, 0, 0), teams_share=0.0) if args.one_on_one
-                  else bt.Generator(matches=args.backtest_matches))  # fmt: skip
         data = bt.synthetic(seed, league)
         scale = point_scale(data)
-        field = bt.candidates(include_refits=args.refits, include_ceiling=args.ceiling, point_scale=scale)
+        field = bt.candidates(include_refits=args.refits, include_ceiling=args.ceiling, point_scale=scale,
+                              fitted=fitted)  # fmt: skip
         print(bt.format_report(bt.run(data, field)))
         print()
         print(f"the displayed rating mu − z·sigma of the default, generator seed {seed}:")
@@ -165,7 +185,9 @@ def main() -> None:
         print()
         print(f"newcomers, generator seed {seed} (players with 40 matches or more; medians):")
         margins = Rater.default().with_parameters({"point_scale": scale})
-        models = [("default (results only)", Rater.default(), False), ("margin-aware", margins, True)]
+        tuned = Rater.default().with_parameters({**fitted, "point_scale": scale})
+        models = [("default (results only)", Rater.default(), False), ("margin-aware", margins, True),
+                  ("margin-fitted", tuned, True)]  # fmt: skip
         print(bt.format_newcomer_study(bt.newcomer_study(data, models)))
 
 

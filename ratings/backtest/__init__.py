@@ -12,6 +12,7 @@ not (``POST /predict`` uses ``ratings.engine``'s ``Rater.win_probabilities``). I
 - ``generator``: ``synthetic``, matches with hidden drifting skills and their true
   probabilities (the oracle's: the floor no model can beat);
 - ``display_scale``: how well the displayed rating ranks the true skills;
+- ``league_fit``: a league's parameters as ``ratings_fit`` chooses them, on its tuning seeds;
 - ``newcomers``: how many matches a newcomer needs before his rating stays within one
   deviation of his true skill, and before he is established (the points' worth to him);
 - ``refit`` (the dynamic batch refit), ``ceiling`` (the generator's own model as a filter, and
@@ -27,6 +28,7 @@ from __future__ import annotations
 from .ceiling import OracleAssistedFilter, OracleAssistedMarginFilter, ThurstoneFilter
 from .display_scale import DisplayRow, display_study, format_display_study
 from .generator import Generator, synthetic
+from .league_fit import REPORT_SEEDS, TUNING_SEEDS, fitted_parameters, league_fit, tuning_pool
 from .matches import BacktestInputError, BacktestMatch, parse_match, play_order, read_jsonl, write_jsonl
 from .newcomers import NewcomerRow, format_newcomer_study, newcomer_study
 from .predictors import (
@@ -45,6 +47,8 @@ from .scoring import Report, Score, format_report, run
 
 __all__ = [
     "PLACKETT_LUCE_TUNED",
+    "REPORT_SEEDS",
+    "TUNING_SEEDS",
     "BacktestInputError",
     "BacktestMatch",
     "Candidate",
@@ -64,9 +68,11 @@ __all__ = [
     "candidates",
     "default_predictions",
     "display_study",
+    "fitted_parameters",
     "format_display_study",
     "format_newcomer_study",
     "format_report",
+    "league_fit",
     "newcomer_study",
     "parse_match",
     "play_order",
@@ -74,5 +80,6 @@ __all__ = [
     "refit_predictor",
     "run",
     "synthetic",
+    "tuning_pool",
     "write_jsonl",
 ]

@@ -214,8 +214,8 @@ PLACKETT_LUCE_TUNED = Rater(name="plackett-luce-tuned", tau=0.6, win_scale=2.0)
 
 
 def candidates(include_oracle: bool = True, include_refits: bool = False, rater: Rater | None = None,
-               include_ceiling: bool = False,
-               point_scale: float | None = None) -> list[Candidate]:  # fmt: skip
+               include_ceiling: bool = False, point_scale: float | None = None,
+               fitted: dict | None = None) -> list[Candidate]:  # fmt: skip
     """The back-test's field: the default (``rater``, else ``Rater.default()``: what the
     service serves), the same update without the time decay or the pair weights (issue 11's
     model), openskill's models at their defaults, the best Plackett–Luce update found, Elo,
@@ -226,7 +226,9 @@ def candidates(include_oracle: bool = True, include_refits: bool = False, rater:
     given the matches' worth of a point (``point_scale``, ``ratings.fitting.point_scale``: they
     have points), the same rater reading the points too as ``margin-aware``; a fitted pool's
     rater that weighs the points reads them as ``default``, beside it on the places alone as
-    ``results-only``."""
+    ``results-only``. ``fitted``: parameters a fit chose for the league on other matches
+    (``ratings.backtest.league_fit``), with which the default reads the points too as
+    ``margin-fitted`` (the same point scale)."""
     default = rater or Rater.default()
     issue_11 = default.with_parameters({"gamma": 0.0, "pair_weight_exponent": 0.0}, name="issue-11")
     if default.uses_margins:  # a fitted pool's: it reads the points, the served row does too
@@ -237,6 +239,9 @@ def candidates(include_oracle: bool = True, include_refits: bool = False, rater:
         if point_scale is not None and default.margin_weight > 0:
             margins = default.with_parameters({"point_scale": point_scale}, name="margin-aware")
             out.append(Candidate("margin-aware", lambda: RaterPredictor(margins), uses_scores=True))
+            if fitted is not None:
+                tuned = default.with_parameters({**fitted, "point_scale": point_scale}, name="margin-fitted")
+                out.append(Candidate("margin-fitted", lambda: RaterPredictor(tuned), uses_scores=True))
     out += [
         Candidate("no-decay-no-weights", lambda: RaterPredictor(issue_11)),
         Candidate("openskill-default", lambda: OpenSkillPredictor("PlackettLuce")),

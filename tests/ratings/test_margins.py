@@ -224,7 +224,7 @@ def test_the_newcomer_study_counts_every_player_with_enough_matches():
     assert rows[0].players == rows[1].players > 0
     for row in rows:
         assert row.established_median >= 1 and row.established_reached <= row.players
-        assert row.within_reached <= row.players
+        assert row.within_own_reached <= row.players and row.within_common_reached <= row.players
         assert len(row.curve) == 20 and row.error == (row.curve[4], row.curve[9], row.curve[19])
         assert row.curve[19] < row.curve[0]  # the ratings learn
     assert rows[0].matches_to(rows[0].error[1]) <= 10
