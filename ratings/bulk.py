@@ -13,6 +13,9 @@ itself in the end-to-end recompute benchmark (benchmarks/bench_ratings_db.py):
   whole replay (the rows packed by numpy in PostgreSQL's binary format and handed to
   psycopg's queued writer, so that the server stores them while the rating goes on); bulk
   INSERTs on other databases.
+- ``Beside``: writes that need not come before the rating (a recompute's pending events marked
+  processed) run on a connection of their own at the same time, and commit right after the
+  caller's transaction does.
 
 ``history_table`` beside it gives the COPY of a full recompute its target (a fresh partition,
 indexed and swapped in afterwards).
@@ -111,6 +114,57 @@ def read_aside(
     finally:
         stop.set()
         reader.join(timeout=10)
+
+
+class Beside:
+    """``work`` (writes) run at once by a thread named ``name`` in a transaction on a connection
+    of its own, beside the caller's transaction: made in the caller's transaction, whose commit
+    commits it (``transaction.on_commit``); rolled back if the caller's rolls back.
+
+    The caller calls ``written()`` before its commit, which waits until ``work`` is done (not
+    committed), and ``finish()`` after its transaction, whatever its end, which waits for the
+    commit or the rollback. Between the two commits the rows ``work`` wrote stay locked: a
+    reader that locks them (``SELECT … FOR UPDATE``) waits and then sees them written. If
+    ``work`` fails, the caller's transaction goes on and ``error`` holds why."""
+
+    def __init__(self, work: Callable[[], object], *, name: str):
+        self.error: BaseException | None = None
+        self._done = threading.Event()
+        self._decided = threading.Event()
+        self._commit = False
+        transaction.on_commit(self._committed)
+        self._thread = threading.Thread(target=self._run, args=(work,), name=name, daemon=True)
+        self._thread.start()
+
+    def _committed(self) -> None:
+        self._commit = True
+        self._decided.set()
+
+    def _run(self, work: Callable[[], object]) -> None:
+        try:
+            with transaction.atomic():
+                try:
+                    work()
+                finally:
+                    self._done.set()
+                self._decided.wait()
+                if not self._commit:
+                    transaction.set_rollback(True)
+        except BaseException as error:  # the caller's to report
+            self.error = error
+        finally:
+            self._done.set()
+            connection.close()  # this thread's own
+
+    def written(self) -> None:
+        """Wait until ``work`` is done (its rows written and locked, not committed)."""
+        self._done.wait()
+
+    def finish(self) -> None:
+        """After the caller's transaction: wait for this one's commit (or its rollback, if the
+        caller's did not commit)."""
+        self._decided.set()
+        self._thread.join()
 
 
 #: The history's columns in PostgreSQL's binary COPY format (the field count, then each field's

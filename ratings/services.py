@@ -33,6 +33,8 @@ are in ``ratings/reads/`` (a profile's head-to-head among them, read from the se
 
 from __future__ import annotations
 
+import functools
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -43,10 +45,12 @@ from django.utils import timezone
 from scorekeeper.matches.models import Match
 from scorekeeper.outbox.services import outbox_enqueue, outbox_enqueue_group
 
-from . import fitting, replay
+from . import bulk, fitting, replay
 from .engine import MatchOutcome
 from .models import PlayerRating, RatingEvent, RatingPool, RecomputeJob
 from .pool_reading import places_now, places_rated, pool_matches
+
+log = logging.getLogger(__name__)
 
 EVENT_TASK = "ratings.event_process"
 POOL_RECOMPUTE_TASK = "ratings.pool_recompute"
@@ -113,7 +117,11 @@ def rating_pool_update(*, game: str, from_event: int | None = None) -> dict[str,
         events = RatingEvent.objects.filter(game=game, processed_at__isnull=True)
         if from_event is not None:
             events = events.filter(id__gte=from_event)
-        pending = list(events.order_by("id").values_list("id", "match_id"))
+        # Locked: a full recompute marks its events processed on a connection of its own and
+        # commits them just after the pool (``rating_pool_recompute``); locking waits for that
+        # commit and then leaves them out, where a plain read saw them pending and replayed
+        # the pool from the first of them for nothing.
+        pending = list(events.order_by("id").select_for_update().values_list("id", "match_id"))
         if not pending:
             return {"events": 0, "replayed": 0}
         matches = {match for _, match in pending}
@@ -162,24 +170,48 @@ def rating_pool_recompute(*, pool: RatingPool | int, job: RecomputeJob | int | N
     # caller's transaction is open around this one (a test's): a second connection would not
     # see what it has not committed.
     read_aside = connection.vendor == "postgresql" and not transaction.get_connection().in_atomic_block
-    with transaction.atomic():
-        pool = RatingPool.objects.select_for_update().get(pk=pool_pk)
-        if job_pk is not None and pool.recomputed_by_id == job_pk:
-            return {"pool": pool.game, "skipped": True}
-        # Their ids only: a freshly stored pool's million events as pairs took 120 MB, as ids 40.
-        pending = list(
-            RatingEvent.objects.filter(game=pool.game, processed_at__isnull=True).values_list("id", flat=True)
-        )
-        replayed = replay.rebuild(pool, read_aside=read_aside)
-        now = timezone.now()
-        _mark_processed(pending, now)
-        pool.recomputed_by_id, pool.recomputed_at = job_pk, now
-        pool.save(update_fields=["recomputed_by", "recomputed_at"])
-        if job_pk is not None:
-            RecomputeJob.objects.filter(pk=job_pk).update(done=F("done") + 1)
-            RecomputeJob.objects.filter(
-                pk=job_pk, done__gte=F("total"), status=RecomputeJob.Status.RUNNING
-            ).update(status=RecomputeJob.Status.DONE, finished_at=now)
+    marking: bulk.Beside | None = None
+    try:
+        with transaction.atomic():
+            pool = RatingPool.objects.select_for_update().get(pk=pool_pk)
+            if job_pk is not None and pool.recomputed_by_id == job_pk:
+                return {"pool": pool.game, "skipped": True}
+            # Their ids only: a freshly stored pool's million events as pairs took 120 MB, as ids 40.
+            pending = list(
+                RatingEvent.objects.filter(game=pool.game, processed_at__isnull=True).values_list(
+                    "id", flat=True
+                )
+            )
+            if read_aside and pending:
+                # Marked processed on a connection of their own while the pool is rebuilt, and
+                # committed right after it: a freshly stored pool's million events took 10 s to
+                # mark after the rebuild, a fifth of the import's recompute (issue 32). Until
+                # then they stay locked, so that an event's task waiting for the pool finds
+                # them processed (``rating_pool_update`` locks what it reads as pending).
+                marking = bulk.Beside(
+                    functools.partial(_mark_processed, pending, timezone.now()),
+                    name=f"ratings-mark-{pool.game}",
+                )
+            replayed = replay.rebuild(pool, read_aside=read_aside)
+            now = timezone.now()
+            if marking is None:
+                _mark_processed(pending, now)
+            else:
+                marking.written()
+            pool.recomputed_by_id, pool.recomputed_at = job_pk, now
+            pool.save(update_fields=["recomputed_by", "recomputed_at"])
+            if job_pk is not None:
+                RecomputeJob.objects.filter(pk=job_pk).update(done=F("done") + 1)
+                RecomputeJob.objects.filter(
+                    pk=job_pk, done__gte=F("total"), status=RecomputeJob.Status.RUNNING
+                ).update(status=RecomputeJob.Status.DONE, finished_at=now)
+    finally:
+        if marking is not None:
+            marking.finish()
+    if marking is not None and marking.error is not None:
+        # The ratings stand; the events stay pending and their tasks (or the sweep) find
+        # nothing left to change but their mark.
+        log.error("pool %s: its events were not marked processed: %r", pool.game, marking.error)
     if read_aside:  # PostgreSQL, outside a caller's transaction (VACUUM cannot run in one)
         # The boards read a page's ids and counts from their index alone only where the
         # table's pages are marked all-visible, which a vacuum does, and the recompute has just
