@@ -300,15 +300,22 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def storage() -> dict[str, float]:
-    """MB of the pool's history partition and of the seats (``pg_total_relation_size``)."""
+def storage() -> dict[str, float] | None:
+    """MB of the pool's history partition and of the seats (``pg_total_relation_size``); None
+    while the pool has no partition of its own (no full recompute yet: ``--rounds 0``)."""
     from django.db import connection
 
     from ratings import history_table
     from ratings.models import RatingPool
     from scorekeeper.matches.models import Seat
 
-    pool = RatingPool.objects.get(game=GAME).pk
+    pool = RatingPool.objects.filter(game=GAME).values_list("pk", flat=True).first()
+    if pool is None:
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT to_regclass(%s) IS NOT NULL", [f'"{history_table.partition_name(pool)}"'])
+        if not cursor.fetchone()[0]:
+            return None
     tables = {"history": history_table.partition_name(pool), "seats": Seat._meta.db_table}
     with connection.cursor() as cursor:
         sizes = {}
@@ -417,6 +424,9 @@ def main() -> None:
             print("(target < 50 ms; the CPU column is this process's, without the database server's)")
         sizes = storage()
         print()
+        if sizes is None:
+            print("(d) storage: skipped, the pool has not been recomputed in full (no partition of its own)")
+            return
         print(f"(d) storage: the pool's history partition {sizes['history']:,.0f} MB "
               f"({sizes['history rows']:,} rows); the head-to-head has none of its own: it reads the "
               f"seats ({sizes['seats']:,.0f} MB, the matches' own)")  # fmt: skip
