@@ -143,7 +143,8 @@ def child_pages(runs: int) -> dict:
 def python_loop() -> float:
     """CPU seconds of a 10⁷-step Python loop: how fast this machine's core is just now. The
     same code's CPU time moves by half between runs here (its other tenants), so the pages'
-    figures are read beside it (0.55–0.6 s is the machine at its fastest)."""
+    figures are read beside it (about 0.22 s is the core at its fastest, 0.35 s and more slowed
+    by the machine's other tenants)."""
     started, total = time.process_time(), 0
     for step in range(10**7):
         total += step
@@ -435,7 +436,7 @@ def main() -> None:
             print("(target < 50 ms; the CPU column is this process's, without the database server's)")
             print(
                 f"a 10⁷-step Python loop took {loop:.2f} s of CPU in that process "
-                "(0.55–0.6 s: the core at its fastest)"
+                "(about 0.22 s: the core at its fastest)"
             )
         sizes = storage()
         print()
