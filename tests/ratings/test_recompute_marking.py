@@ -125,4 +125,3 @@ def test_an_events_task_waiting_meanwhile_finds_the_events_processed_and_replays
 
     assert task["outcome"] == {"event": first, "events": 0, "replayed": 0}
     assert _pending() == 0
-
