@@ -62,7 +62,8 @@ class Change:
     @property
     def score(self) -> str | None:
         """The match's points, his side's first ("150–80"); None when the result has none.
-        Formatted when asked for: a page explains every seat of its matches and shows one."""
+        Formatted when asked for: most changes explained are never shown with their score (a
+        table of more than two sides shows none)."""
         if self.points is None:
             return None
         points = self.points

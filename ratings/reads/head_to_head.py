@@ -195,11 +195,11 @@ def _seatings(
     # same time in all (settled pools, 2026-12-08: 2.1 against 2.6 ms at 263 matches of a
     # 1,000,000-match pool, 2.6 against 2.7 at 100,000). A match finished in between is in
     # the subquery only: the meetings are read from his rows, and it has none there.
-    ids = mine.order_by().values("match_id")
+    his_matches = mine.order_by().values("match_id")
     if among is not None:  # a handful of opponents: their seats only
-        others = Seat.objects.filter(match_id__in=ids, player_id__in=among)
+        others = Seat.objects.filter(match_id__in=his_matches, player_id__in=among)
     else:
-        others = Seat.objects.filter(match_id__in=ids).exclude(player_id=pk)
+        others = Seat.objects.filter(match_id__in=his_matches).exclude(player_id=pk)
     if opponent is not None:
         others = others.filter(player=opponent)
     seated: dict[int, list[tuple]] = defaultdict(list)
